@@ -1,0 +1,56 @@
+# Orbit build. `make` builds every binary into bin/, `make test` is the README's test command
+# (and what .ci/run calls), `make bench` prints `name: value unit` figures, `make compat`
+# re-records the golden files from a live reference Slurm (../shared/reference-slurm).
+
+GO        ?= go
+PREFIX    ?= /usr/local
+BINDIR    := bin
+# Daemons go to sbin, as Slurm installs them; every other binary goes to bin.
+SBIN_CMDS := slurmctld slurmd slurmstepd satellited
+FUZZTIME  ?= 8s
+
+.PHONY: all build test vet fmt-check unit fuzz bench compat install clean
+
+all: build
+
+build:
+	@mkdir -p $(BINDIR)
+	$(GO) build -o $(BINDIR)/ ./...
+
+# The whole test run: formatting, vet, unit and end-to-end tests, then a short fuzz of every
+# parser and decoder.
+test: deps fmt-check vet build unit fuzz
+
+deps:
+	@testsuite/scripts/ensure-deps.sh
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 -timeout 20m ./...
+
+fuzz:
+	@FUZZTIME=$(FUZZTIME) testsuite/scripts/fuzz-all.sh
+
+bench: build
+	@testsuite/scripts/bench.sh
+
+compat: build
+	@testsuite/scripts/record-compat.sh
+
+install: build
+	@mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
+	@for f in $(BINDIR)/*; do \
+		name=$$(basename $$f); dest=bin; \
+		for s in $(SBIN_CMDS); do [ "$$name" = "$$s" ] && dest=sbin; done; \
+		install -m 0755 $$f $(DESTDIR)$(PREFIX)/$$dest/$$name; \
+		echo "installed $(DESTDIR)$(PREFIX)/$$dest/$$name"; \
+	done
+
+clean:
+	rm -rf $(BINDIR)

@@ -1,0 +1,3 @@
+module github.com/orbit-hpc/orbit
+
+go 1.26
