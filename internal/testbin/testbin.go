@@ -1,0 +1,69 @@
+// Package testbin builds Orbit's binaries for tests that must run the real executables, the way
+// a user or admin runs them. Each binary is built once per test process into a temporary
+// directory (the Go build cache makes repeat builds cheap), so tests never depend on a stale
+// bin/ or on PATH, where the reference Slurm's commands of the same names may live.
+//
+// Only tests import this package.
+package testbin
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	mu    sync.Mutex
+	built = map[string]string{}
+	dir   string
+)
+
+// Path returns the path of the Orbit binary name (e.g. "scontrol", "slurmctld"), building it
+// from the repository's ./<name> package on first use. It fails the test if the build fails.
+func Path(t testing.TB, name string) string {
+	t.Helper()
+	p, err := build(name)
+	if err != nil {
+		t.Fatalf("testbin: %v", err)
+	}
+	return p
+}
+
+func build(name string) (string, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if p, ok := built[name]; ok {
+		return p, nil
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	if dir == "" {
+		// Kept for the life of the test process; the OS temp dir is cleaned by the system.
+		if dir, err = os.MkdirTemp("", "orbit-testbin-"); err != nil {
+			return "", err
+		}
+	}
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, "./"+name)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./%s: %v\n%s", name, err, b)
+	}
+	built[name] = out
+	return out, nil
+}
+
+// RepoRoot returns the repository's top directory (the one holding go.mod).
+func RepoRoot() (string, error) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return "", fmt.Errorf("cannot locate the repository root")
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..")), nil
+}
