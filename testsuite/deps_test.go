@@ -1,0 +1,64 @@
+package testsuite_test
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/orbit-hpc/orbit/internal/testbin"
+)
+
+const module = "github.com/orbit-hpc/orbit"
+
+// depRules says, for each group of packages, which Orbit packages they must never link. The
+// layout in DESIGN.md §3 depends on these: commands stay small and free of daemon code, and the
+// shared surface libraries import nothing above them.
+var depRules = []struct {
+	pkgs      string   // a `go list` pattern
+	forbidden []string // import-path prefixes under the module
+	why       string
+}{
+	{"./compat/...", []string{"/conf", "/internal", "/plugins", "/slurmctld", "/slurmd", "/satellited", "/scontrol", "/testsuite"},
+		"compat/ is the surface every binary links; it may depend on nothing but itself"},
+	{"./conf/...", []string{"/internal", "/plugins", "/slurmctld", "/slurmd", "/satellited", "/scontrol", "/testsuite"},
+		"conf/ is read by commands and daemons alike; it must not pull in daemon code"},
+	{"./scontrol/...", []string{"/slurmctld", "/slurmd", "/satellited", "/testsuite", "/internal/testbin"},
+		"a command is a thin client: it never links a daemon"},
+	{"./slurmctld/...", []string{"/scontrol", "/testsuite", "/internal/testbin"},
+		"a daemon never links a command or test code"},
+}
+
+func TestDependencyRules(t *testing.T) {
+	root, err := testbin.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range depRules {
+		t.Run(strings.Trim(r.pkgs, "./"), func(t *testing.T) {
+			// -deps lists every package linked by the pattern; ImportPath plus the root
+			// package lets us name which package pulled the forbidden one in.
+			cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", r.pkgs)
+			cmd.Dir = root
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				if strings.Contains(stderr.String(), "matched no packages") {
+					return
+				}
+				t.Fatalf("go list %s: %v\n%s", r.pkgs, err, stderr.String())
+			}
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			for sc.Scan() {
+				dep := sc.Text()
+				for _, f := range r.forbidden {
+					if dep == module+f || strings.HasPrefix(dep, module+f+"/") {
+						t.Errorf("%s links %s: %s", r.pkgs, dep, r.why)
+					}
+				}
+			}
+		})
+	}
+}
