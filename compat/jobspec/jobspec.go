@@ -1,0 +1,192 @@
+package jobspec
+
+import "time"
+
+// Command names the Slurm command a JobSpec was built for.
+type Command string
+
+// The commands that build a JobSpec.
+const (
+	Sbatch Command = "sbatch"
+	Srun   Command = "srun"
+	Salloc Command = "salloc"
+)
+
+// NoVal marks a numeric field the user did not set (Slurm's NO_VAL).
+const NoVal = ^uint32(0) - 1
+
+// Infinite is the time limit "UNLIMITED" (Slurm's INFINITE), in minutes.
+const Infinite = ^uint32(0)
+
+// Action is what a command was asked to do instead of submitting: print help, usage or
+// its version.
+type Action int
+
+// The actions of the early options (sbatch handles them before reading the script).
+const (
+	ActionSubmit Action = iota
+	ActionHelp
+	ActionUsage
+	ActionVersion
+)
+
+// Shared is the --exclusive / --oversubscribe request (Slurm's JOB_SHARED_*).
+type Shared int
+
+// Values of Shared; SharedUnset means neither option was given.
+const (
+	SharedUnset Shared = iota
+	SharedNone         // --exclusive
+	SharedOK           // --oversubscribe or --exclusive=oversubscribe
+	SharedUser         // --exclusive=user
+	SharedMCS          // --exclusive=mcs
+)
+
+// OpenMode is --open-mode.
+type OpenMode int
+
+// Values of OpenMode; OpenModeUnset lets JobFileAppend in slurm.conf decide.
+const (
+	OpenModeUnset OpenMode = iota
+	OpenModeAppend
+	OpenModeTruncate
+)
+
+// Signal is --signal=[{R|B}:]num[@time].
+type Signal struct {
+	Number int  // signal number
+	Time   int  // seconds before the time limit; 60 by default
+	Batch  bool // B: only the batch shell
+	Reserv bool // R: also when the job's reservation ends
+}
+
+// JobSpec is everything sbatch, srun or salloc asked for. Unset numeric fields hold NoVal
+// (or 0 where 0 cannot be a request), unset strings are empty.
+type JobSpec struct {
+	Command Command
+	Action  Action // help/usage/version instead of a submission
+	Verbose int    // count of -v
+	Quiet   bool
+
+	Name           string // --job-name, default the script's base name ("wrap" for --wrap)
+	Partition      string
+	Account        string
+	QOS            string
+	Reservation    string
+	WCKey          string
+	Comment        string
+	Constraint     string
+	Licenses       string
+	Gres           string
+	MailType       uint16 // MailBegin|MailEnd|...
+	MailUser       string
+	NodeList       string // --nodelist as given
+	Exclude        string // --exclude as given
+	MinNodes       uint32 // NoVal when --nodes was not given
+	MaxNodes       uint32 // 0 = no maximum
+	NodesSet       bool
+	NTasks         uint32 // NoVal when unset
+	NTasksPerNode  uint32 // NoVal when unset
+	CPUsPerTask    uint32 // NoVal when unset
+	MemPerNode     uint64 // MiB, NoVal64 when unset
+	MemPerCPU      uint64 // MiB, NoVal64 when unset
+	TimeLimit      uint32 // minutes; NoVal when unset, Infinite for UNLIMITED
+	TimeMin        uint32 // minutes; NoVal when unset
+	Begin          time.Time
+	Deadline       time.Time
+	Hold           bool
+	Exclusive      Shared
+	Requeue        int // -1 unset, 0 --no-requeue, 1 --requeue
+	Nice           int32
+	NiceSet        bool
+	Priority       uint32 // NoVal when unset; NoVal-1 for TOP
+	KillInvalidDep int    // 0 unset, 1 yes, 2 no
+	Signal         *Signal
+	Export         string // --export as given ("" = unset: ALL)
+	OpenMode       OpenMode
+	Output         string // pattern, made absolute against WorkDir for sbatch
+	Error          string
+	Input          string
+	WorkDir        string // --chdir, absolute; default the current directory
+	SubmitDir      string // the directory the command ran in (SLURM_SUBMIT_DIR)
+	Dependency     string // as given
+	Dependencies   *DependencyList
+	ArraySpec      string // --array as given
+	Array          *ArraySpec
+	Parsable       bool
+	IgnorePBS      bool
+	Wrap           string // --wrap command ("" when not used)
+
+	// Orbit's malleable-job and power options (DESIGN.md §8).
+	MinNodesInvasive uint32 // NoVal when unset
+	MaxNodesInvasive uint32 // NoVal when unset
+	NodeConstraints  string // pof2|even|odd|ncube|none
+	MinPower         uint32 // watts per node, NoVal when unset
+	MaxPower         uint32 // watts per node, NoVal when unset
+
+	// srun/salloc inside an existing allocation.
+	JobID         string // --jobid / SLURM_JOB_ID (srun)
+	AllocNodeList string // SLURM_JOB_NODELIST (srun)
+
+	Script     []byte   // the batch script (sbatch), synthesised for --wrap
+	ScriptPath string   // the script file as named ("" for stdin or --wrap)
+	Argv       []string // script arguments (sbatch) or the command and its arguments (srun, salloc)
+	Env        []string // the submitting environment
+	SubmitLine string   // the command line as typed, for Slurm's SubmitLine
+	Warnings   []string // stderr lines to print even when parsing succeeds (e.g. the #SLURM warning)
+}
+
+// NoVal64 marks an unset memory size (Slurm's NO_VAL64).
+const NoVal64 = ^uint64(0) - 1
+
+// Mail type bits, as Slurm's MAIL_JOB_*.
+const (
+	MailBegin        uint16 = 0x0001
+	MailEnd          uint16 = 0x0002
+	MailFail         uint16 = 0x0004
+	MailRequeue      uint16 = 0x0008
+	MailTime100      uint16 = 0x0010
+	MailTime90       uint16 = 0x0020
+	MailTime80       uint16 = 0x0040
+	MailTime50       uint16 = 0x0080
+	MailStageOut     uint16 = 0x0100
+	MailArrayTasks   uint16 = 0x0200
+	MailInvalidDepnd uint16 = 0x0400
+)
+
+// New returns a JobSpec for cmd with every numeric field unset.
+func New(cmd Command) *JobSpec {
+	return &JobSpec{
+		Command:          cmd,
+		MinNodes:         NoVal,
+		NTasks:           NoVal,
+		NTasksPerNode:    NoVal,
+		CPUsPerTask:      NoVal,
+		MemPerNode:       NoVal64,
+		MemPerCPU:        NoVal64,
+		TimeLimit:        NoVal,
+		TimeMin:          NoVal,
+		Requeue:          -1,
+		Priority:         NoVal,
+		MinNodesInvasive: NoVal,
+		MaxNodesInvasive: NoVal,
+		MinPower:         NoVal,
+		MaxPower:         NoVal,
+	}
+}
+
+// NumTasksOrDefault is the task count the controller records when --ntasks was not given:
+// one per node of the minimum node count, times --ntasks-per-node when that was given.
+func (js *JobSpec) NumTasksOrDefault() uint32 {
+	if js.NTasks != NoVal {
+		return js.NTasks
+	}
+	n := uint32(1)
+	if js.NodesSet && js.MinNodes > 0 {
+		n = js.MinNodes
+	}
+	if js.NTasksPerNode != NoVal {
+		n *= js.NTasksPerNode
+	}
+	return n
+}

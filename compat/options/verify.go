@@ -1,0 +1,97 @@
+package options
+
+import (
+	"errors"
+	"io"
+	"path"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+)
+
+// verifySbatch is what sbatch checks and fills in once every option is applied (its
+// _opt_verify), then the spec's own Validate.
+func (a *applier) verifySbatch(scriptArgs []string) error {
+	js := a.js
+	if err := a.memoryExclusive(); err != nil {
+		return err
+	}
+	if js.Input == "" {
+		js.Input = "/dev/null"
+	}
+	js.Output = fullPath(js.Output, js.WorkDir)
+	js.Error = fullPath(js.Error, js.WorkDir)
+	js.Input = fullPath(js.Input, js.WorkDir)
+	if js.NTasksPerNode != jobspec.NoVal && js.NTasks == jobspec.NoVal && js.NodesSet &&
+		(js.MaxNodes == 0 || js.MinNodes == js.MaxNodes) {
+		js.NTasks = js.MinNodes * js.NTasksPerNode
+	}
+	if js.Name == "" {
+		if js.Wrap != "" {
+			js.Name = "wrap"
+		} else if len(scriptArgs) > 0 {
+			js.Name = path.Base(scriptArgs[0])
+		}
+	}
+	if err := js.Validate(); err != nil {
+		var je *jobspec.Error
+		if errors.As(err, &je) {
+			return specError(a.cmd, je)
+		}
+		return err
+	}
+	return nil
+}
+
+// specError prints a jobspec error as the command does: controller errors after
+// "Batch job submission failed: " (sbatch) with status 1.
+func specError(cmd Cmds, je *jobspec.Error) *Error {
+	code := je.ExitCode
+	if code == 0 {
+		code = 1
+	}
+	msg := je.Msg
+	if je.Controller {
+		switch cmd {
+		case Sbatch:
+			msg = "Batch job submission failed: " + msg
+		default:
+			msg = "Unable to allocate resources: " + msg
+		}
+	}
+	kind := "error"
+	if je.Fatal {
+		kind = "fatal"
+	}
+	return &Error{Stderr: cmdName(cmd) + ": " + kind + ": " + msg + "\n", ExitCode: code}
+}
+
+// memoryExclusive is Slurm's check that --mem and --mem-per-cpu are not both given on the
+// command line or in #SBATCH; one given there overrides the other from the environment.
+func (a *applier) memoryExclusive() error {
+	js := a.js
+	memCLI := a.memBy["mem"] == fromCLI && hasKey(a.memBy, "mem")
+	cpuCLI := a.memBy["mem-per-cpu"] == fromCLI && hasKey(a.memBy, "mem-per-cpu")
+	switch {
+	case memCLI && cpuCLI:
+		return &Error{Stderr: cmdName(a.cmd) + ": fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n", ExitCode: 1}
+	case memCLI:
+		js.MemPerCPU = jobspec.NoVal64
+	case cpuCLI:
+		js.MemPerNode = jobspec.NoVal64
+	case hasKey(a.memBy, "mem") && hasKey(a.memBy, "mem-per-cpu"):
+		return &Error{Stderr: cmdName(a.cmd) + ": fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.\n", ExitCode: 1}
+	}
+	return nil
+}
+
+func hasKey(m map[string]source, k string) bool { _, ok := m[k]; return ok }
+
+// fullPath is sbatch's _fullpath: a relative file name is made absolute against dir.
+func fullPath(name, dir string) string {
+	if name == "" || name[0] == '/' {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func readAll(r io.Reader) ([]byte, error) { return io.ReadAll(r) }

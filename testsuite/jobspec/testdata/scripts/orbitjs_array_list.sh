@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -a 0,3,5-9:2
+true

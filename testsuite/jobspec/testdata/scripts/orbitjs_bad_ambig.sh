@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --cpus=2
+true

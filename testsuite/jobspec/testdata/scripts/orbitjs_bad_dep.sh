@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --dependency=whenever:1
+true

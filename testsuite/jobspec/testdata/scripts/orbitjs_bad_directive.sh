@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -N 1 // two nodes please
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --nodes=4-2
+true

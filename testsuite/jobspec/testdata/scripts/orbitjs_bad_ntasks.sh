@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --ntasks=-1
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --not-an-option
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --chdir=/var/tmp
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -n 2 -- -N 3
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --dependency=after:1+5
+true

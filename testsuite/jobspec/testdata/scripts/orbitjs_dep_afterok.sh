@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --dependency=afterok:1
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -d afterany:1:2,afternotok:3
+true

@@ -1,0 +1,4 @@
+#!/bin/bash
+#SBATCH --dependency=singleton
+#SBATCH -J orbitjs_single
+true

@@ -1,0 +1,4 @@
+#!/bin/bash
+#SBATCH --mem=2G
+#SBATCH --ntasks=1
+true

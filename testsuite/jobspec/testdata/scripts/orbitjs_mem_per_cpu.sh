@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --mem-per-cpu=512M
+true

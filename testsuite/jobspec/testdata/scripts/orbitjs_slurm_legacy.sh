@@ -1,0 +1,3 @@
+#!/bin/bash
+#SLURM --ntasks=2
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --time=2-3:04
+true

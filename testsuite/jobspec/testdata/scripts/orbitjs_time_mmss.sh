@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -t 10:30
+true

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -n 1
+echo "$@"
