@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"testing"
+)
+
+func quietCLI() *cli {
+	return &cli{prog: "scontrol", stdout: bufio.NewWriter(io.Discard), stderr: io.Discard}
+}
+
+// FuzzParseOptions checks that no command line makes the option parser panic, and that the
+// words it returns all come from the command line, in order.
+func FuzzParseOptions(f *testing.F) {
+	for _, s := range []string{"show hostnames a", "-vV", "--clu x show", "-uroot show", "--h", "--=x",
+		"-- -a", "show -d hostnames", "-M", "setdebugflags -x", "--uid", "-Qo", "-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, " ")
+		words, _ := quietCLI().parseOptions(args)
+		k := 0
+		for _, w := range words {
+			for k < len(args) && args[k] != w {
+				k++
+			}
+			if k == len(args) {
+				t.Fatalf("parseOptions(%q) returned %q, not words of the command line in order", args, words)
+			}
+			k++
+		}
+	})
+}
+
+// FuzzSplitLine checks that interactive lines split without panicking into non-empty words.
+func FuzzSplitLine(f *testing.F) {
+	for _, s := range []string{"show hostnames a[1-2]", `show hostlist "a1 a2"`, "x'a b'", "\t a \x00 b", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		words, ok := quietCLI().splitLine(line)
+		if !ok && len(words) != 0 {
+			t.Fatalf("splitLine(%q) failed but returned words", line)
+		}
+		for _, w := range words {
+			if w == "" || strings.ContainsRune(w, 0) {
+				t.Fatalf("splitLine(%q) returned word %q", line, w)
+			}
+		}
+	})
+}
