@@ -98,9 +98,9 @@ func FuzzCompress(f *testing.F) {
 	})
 }
 
-// slowCoalesce is Slurm's hostlist_coalesce and hostlist_collapse written as literally as
-// possible (rescan from the end after every split, delete one slot at a time), kept to check
-// that the faster Sort makes the same list.
+// slowCoalesce is a deliberately naive model of how Slurm coalesces overlapping ranges after a
+// sort (rescan from the end after every split, delete one slot at a time), kept to check that
+// the faster Sort makes the same list.
 func (hl *Hostlist) slowCoalesce() {
 	for i := len(hl.hr) - 1; i > 0; i-- {
 		n := intersect(hl.hr[i-1], hl.hr[i])
