@@ -1,0 +1,101 @@
+package stepd
+
+import (
+	"errors"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The reaper owns waiting for every child of this process: once the process is a child
+// subreaper, orphans of the tasks become its children too and must be reaped, and a
+// wait for "any child" would steal the statuses os/exec or another waiter expects.
+//
+// Children are forked with the registry locked and registered before it is unlocked, and the
+// reaper only peeks (WNOWAIT) before taking the lock and reaping, so an exit is never
+// attributed to the wrong process even if its pid is reused at once.
+var reg = struct {
+	sync.Mutex
+	waiters map[int]chan unix.WaitStatus
+	running bool
+	steps   int // steps supervised now, for the single-step orphan rule
+}{waiters: map[int]chan unix.WaitStatus{}}
+
+var subreaperOnce sync.Once
+var subreaperErr error
+
+// becomeSubreaper makes this process the child subreaper of its descendants.
+func becomeSubreaper() error {
+	subreaperOnce.Do(func() {
+		subreaperErr = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	})
+	return subreaperErr
+}
+
+// forkRegistered runs fork with the registry locked and registers the new pid; the returned
+// channel receives its wait status (it is closed if the status was lost to another waiter).
+func forkRegistered(fork func() (int, error)) (int, <-chan unix.WaitStatus, error) {
+	reg.Lock()
+	defer reg.Unlock()
+	pid, err := fork()
+	if err != nil {
+		return 0, nil, err
+	}
+	ch := make(chan unix.WaitStatus, 1)
+	reg.waiters[pid] = ch
+	if !reg.running {
+		reg.running = true
+		go reaper()
+	}
+	return pid, ch, nil
+}
+
+// isRegistered reports whether pid is a child this package started and still waits for.
+func isRegistered(pid int) bool {
+	reg.Lock()
+	defer reg.Unlock()
+	_, ok := reg.waiters[pid]
+	return ok
+}
+
+// siginfoPid is si_pid of a SIGCHLD siginfo_t: after three ints, the union is aligned to the
+// pointer size, and si_pid comes first in it.
+func siginfoPid(info *unix.Siginfo) int {
+	ptr := unsafe.Sizeof(uintptr(0))
+	off := (12 + ptr - 1) &^ (ptr - 1)
+	b := (*[unsafe.Sizeof(unix.Siginfo{})]byte)(unsafe.Pointer(info))
+	return int(*(*int32)(unsafe.Pointer(&b[off])))
+}
+
+// reaper waits for children until there are none left to wait for.
+func reaper() {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		reg.Lock()
+		if errors.Is(err, unix.ECHILD) || err != nil {
+			// No children at all: registered pids were reaped by someone else (os/exec in
+			// the same process); say so rather than leave their waiters hanging.
+			for pid, ch := range reg.waiters {
+				close(ch)
+				delete(reg.waiters, pid)
+			}
+			reg.running = false
+			reg.Unlock()
+			return
+		}
+		pid := siginfoPid(&info)
+		var ws unix.WaitStatus
+		if _, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil); err == nil {
+			if ch, ok := reg.waiters[pid]; ok {
+				ch <- ws
+				delete(reg.waiters, pid)
+			}
+		}
+		reg.Unlock()
+	}
+}

@@ -1,0 +1,169 @@
+package stepd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"syscall"
+)
+
+// BatchStep is the StepID of a job's batch step.
+const BatchStep = "batch"
+
+// batchStepNum is the number Slurm uses for the batch step (SLURM_BATCH_SCRIPT) in socket
+// names.
+const batchStepNum = 4294967294
+
+// DefaultKillWait is slurm.conf's KillWait default, in seconds.
+const DefaultKillWait = 30
+
+// StepSpec is everything the supervisor needs to run one step's tasks on this node.
+type StepSpec struct {
+	JobID    uint32
+	StepID   string // BatchStep or a step number such as "0"
+	NodeName string // this node's NodeName, used in "slurmstepd-<NodeName>: error: ..." lines
+	Spool    string // SlurmdSpoolDir: holds job%05u/slurm_script and the step state file
+
+	UID    uint32
+	GID    uint32
+	Groups []uint32 // supplementary groups; nil: the user's groups from the group database
+
+	WorkDir string   // the job's working directory; /tmp when it cannot be entered, as in Slurm
+	Env     []string // the tasks' full environment
+
+	// Script is the batch script's text, written to <Spool>/job%05u/slurm_script (mode 0700,
+	// owned by UID) for a batch step; the batch task's Argv[0] is replaced by that path and
+	// the script is executed directly, so its shebang picks the interpreter. Argv[1:] are the
+	// script's arguments.
+	Script []byte
+
+	Tasks []Task // the tasks to run on this node
+
+	TimeLimit     int            // seconds; 0 is unlimited
+	KillWait      int            // seconds between the time-out or cancel signal and SIGKILL
+	TimeoutSignal syscall.Signal // sent at the time limit and on Kill; 0 is SIGTERM
+
+	// PreTimeout is sbatch --signal=[B:]sig@time; nil for none.
+	PreTimeout *PreTimeoutSignal
+
+	// ControlSocket is the path the supervisor will serve; recorded in the state file. Empty:
+	// Slurm's name, <Spool>/<NodeName>_<JobID>.<StepID> (the batch step as 4294967294).
+	ControlSocket string
+}
+
+// PreTimeoutSignal is sbatch/srun --signal=[B:]sig@time.
+type PreTimeoutSignal struct {
+	Signal    syscall.Signal
+	Seconds   int  // before the time limit
+	BatchOnly bool // "B:": signal only the batch shell; otherwise the steps but not the batch shell
+}
+
+// Task is one task of the step on this node.
+type Task struct {
+	Rank    int      // global task id (%t, SLURM_PROCID)
+	LocalID int      // task id on this node (SLURM_LOCALID)
+	Argv    []string // argv[0] is executed as given (a path); ignored for the batch script
+	Stdin   Stdio
+	Stdout  Stdio
+	Stderr  Stdio
+}
+
+// Stdio says where one of a task's standard streams goes. The zero value is /dev/null.
+// At most one of Path, Writer and Reader is set; Reader only for stdin, Writer only for
+// stdout and stderr. A relative Path is relative to StepSpec.WorkDir.
+type Stdio struct {
+	Path   string    // a file; "/dev/null" is allowed
+	Append bool      // --open-mode=append; otherwise truncate
+	Writer io.Writer // stream the output to the caller (srun)
+	Reader io.Reader // stream the input from the caller (srun)
+}
+
+// IsBatch reports whether the spec is for the batch step.
+func (s *StepSpec) IsBatch() bool { return s.StepID == BatchStep }
+
+// validate checks what can be checked without touching the system.
+func (s *StepSpec) validate() error {
+	if s.JobID == 0 {
+		return errors.New("stepd: job id 0 is not a valid job id")
+	}
+	if s.StepID != BatchStep {
+		if _, err := strconv.ParseUint(s.StepID, 10, 32); err != nil {
+			return fmt.Errorf("stepd: invalid step id %q: want %q or a step number", s.StepID, BatchStep)
+		}
+	}
+	if s.Spool == "" {
+		return errors.New("stepd: no spool directory (SlurmdSpoolDir) given")
+	}
+	if len(s.Tasks) == 0 {
+		return fmt.Errorf("stepd: step %d.%s has no tasks on this node", s.JobID, s.StepID)
+	}
+	if s.IsBatch() {
+		if len(s.Script) == 0 {
+			return fmt.Errorf("stepd: batch step of job %d has no script", s.JobID)
+		}
+		if len(s.Tasks) != 1 {
+			return fmt.Errorf("stepd: batch step of job %d has %d tasks, want 1", s.JobID, len(s.Tasks))
+		}
+	}
+	if s.TimeLimit < 0 || s.KillWait < 0 {
+		return errors.New("stepd: negative time limit or KillWait")
+	}
+	if p := s.PreTimeout; p != nil && (p.Seconds < 0 || p.Seconds > 65535 || p.Signal <= 0) {
+		return fmt.Errorf("stepd: invalid --signal specification %d@%d", p.Signal, p.Seconds)
+	}
+	seen := map[int]bool{}
+	for i, t := range s.Tasks {
+		if !s.IsBatch() && (len(t.Argv) == 0 || t.Argv[0] == "") {
+			return fmt.Errorf("stepd: task %d of step %d.%s has no command", t.Rank, s.JobID, s.StepID)
+		}
+		if seen[t.LocalID] {
+			return fmt.Errorf("stepd: task %d: local id %d used twice", i, t.LocalID)
+		}
+		seen[t.LocalID] = true
+		if t.Stdin.Writer != nil || t.Stdout.Reader != nil || t.Stderr.Reader != nil {
+			return fmt.Errorf("stepd: task %d: stdin takes a Reader, stdout and stderr a Writer", t.Rank)
+		}
+		for _, io := range []Stdio{t.Stdin, t.Stdout, t.Stderr} {
+			n := 0
+			if io.Path != "" {
+				n++
+			}
+			if io.Writer != nil {
+				n++
+			}
+			if io.Reader != nil {
+				n++
+			}
+			if n > 1 {
+				return fmt.Errorf("stepd: task %d: a stream has more than one destination", t.Rank)
+			}
+		}
+	}
+	return nil
+}
+
+// stepNum is the step id as a number, the batch step as Slurm's 4294967294.
+func (s *StepSpec) stepNum() uint64 {
+	if s.IsBatch() {
+		return batchStepNum
+	}
+	n, _ := strconv.ParseUint(s.StepID, 10, 32)
+	return n
+}
+
+// controlSocket is the recorded control socket path.
+func (s *StepSpec) controlSocket() string {
+	if s.ControlSocket != "" {
+		return s.ControlSocket
+	}
+	return fmt.Sprintf("%s/%s_%d.%d", s.Spool, s.NodeName, s.JobID, s.stepNum())
+}
+
+// logPrefix is how slurmstepd names itself in the lines it writes to a task's stderr.
+func (s *StepSpec) logPrefix() string {
+	if s.NodeName == "" {
+		return "slurmstepd"
+	}
+	return "slurmstepd-" + s.NodeName
+}

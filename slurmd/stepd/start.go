@@ -1,0 +1,382 @@
+package stepd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ScriptName is the batch script's name in the job's spool directory.
+const ScriptName = "slurm_script"
+
+// JobDir is the job's directory in the spool, <spool>/job%05u, as Slurm names it.
+func JobDir(spool string, jobID uint32) string {
+	return filepath.Join(spool, fmt.Sprintf("job%05d", jobID))
+}
+
+// task is one running task.
+type task struct {
+	Task
+	pid    int
+	start  uint64
+	status <-chan unix.WaitStatus
+	exit   *TaskExit // set once the task has ended
+	copies sync.WaitGroup
+	pipes  []*os.File // parent ends of stream pipes, closed if the copies outlive the step
+}
+
+// Start runs the step's tasks and returns at once; Wait reports how they ended. An error
+// means no task was left running.
+func Start(spec StepSpec) (*Step, error) {
+	if err := spec.validate(); err != nil {
+		return nil, err
+	}
+	c, err := resolveCred(&spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.TimeoutSignal == 0 {
+		spec.TimeoutSignal = syscall.SIGTERM
+	}
+	if err := becomeSubreaper(); err != nil {
+		return nil, fmt.Errorf("stepd: cannot become child subreaper: %v", err)
+	}
+	s := &Step{spec: spec, cred: c, done: make(chan struct{}), members: map[int]uint64{},
+		term: make(chan struct{}), state: StateRunning}
+	s.spec.Tasks = append([]Task(nil), spec.Tasks...) // the batch task's argv is rewritten below
+	s.statePath = StatePath(spec.Spool, spec.JobID, spec.StepID)
+	if err := s.makeJobDir(); err != nil {
+		return nil, err
+	}
+	if spec.IsBatch() {
+		path, err := s.writeScript()
+		if err != nil {
+			return nil, err
+		}
+		s.script = path
+		s.spec.Tasks[0].Argv = append([]string{path}, argvTail(spec.Tasks[0].Argv)...)
+	}
+	cwd, chdirErr := s.workDir()
+	files, err := s.openStdio()
+	if err != nil {
+		s.removeScript()
+		return nil, err
+	}
+	reg.Lock()
+	reg.steps++
+	reg.Unlock()
+	s.startTime = time.Now()
+	for i := range s.spec.Tasks {
+		t := &task{Task: s.spec.Tasks[i]}
+		s.tasks = append(s.tasks, t)
+		s.fork(t, files[i], cwd, chdirErr)
+	}
+	for _, f := range files {
+		f.closeChildEnds()
+	}
+	if err := s.writeState(); err != nil {
+		// The tasks run; without the state file a restarted slurmd cannot find them, which
+		// Slurm would also only log.
+		fmt.Fprintf(os.Stderr, "%s: error: %v\n", s.spec.logPrefix(), err)
+	}
+	go s.supervise()
+	return s, nil
+}
+
+func argvTail(a []string) []string {
+	if len(a) > 1 {
+		return a[1:]
+	}
+	return nil
+}
+
+// makeJobDir creates <spool>/job%05u: mode 0750, group the job's gid, so the user can reach
+// the script and nobody else can.
+func (s *Step) makeJobDir() error {
+	dir := JobDir(s.spec.Spool, s.spec.JobID)
+	if err := os.MkdirAll(dir, 0750); err != nil {
+		return fmt.Errorf("stepd: cannot create job directory: %v", err)
+	}
+	if s.cred.drop {
+		if err := os.Chown(dir, -1, int(s.spec.GID)); err != nil {
+			return fmt.Errorf("stepd: chown %s: %v", dir, err)
+		}
+	}
+	if err := os.Chmod(dir, 0750); err != nil {
+		return fmt.Errorf("stepd: chmod %s: %v", dir, err)
+	}
+	return nil
+}
+
+// writeScript writes the batch script, mode 0700 and owned by the job's user, as Slurm does.
+func (s *Step) writeScript() (string, error) {
+	path := filepath.Join(JobDir(s.spec.Spool, s.spec.JobID), ScriptName)
+	tmp := path + ".new"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0700)
+	if err != nil {
+		return "", fmt.Errorf("stepd: cannot create batch script: %v", err)
+	}
+	_, werr := f.Write(s.spec.Script)
+	if s.cred.drop && werr == nil {
+		werr = f.Chown(int(s.spec.UID), -1)
+	}
+	if werr == nil {
+		werr = f.Chmod(0700)
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("stepd: cannot write batch script %s: %v", path, werr)
+	}
+	return path, nil
+}
+
+func (s *Step) removeScript() {
+	if s.script != "" {
+		os.Remove(s.script)
+	}
+}
+
+// workDir is the directory the tasks start in: the job's, or /tmp when the user cannot
+// enter it (Slurm's fallback). The error says why the job's directory was refused.
+func (s *Step) workDir() (string, error) {
+	dir := s.spec.WorkDir
+	if dir == "" {
+		return "/tmp", nil
+	}
+	err := asUser(s.cred, func() error {
+		var st unix.Stat_t
+		if err := unix.Stat(dir, &st); err != nil {
+			return err
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			return unix.ENOTDIR
+		}
+		return unix.Faccessat(unix.AT_FDCWD, dir, unix.X_OK, unix.AT_EACCESS)
+	})
+	if err != nil {
+		return "/tmp", err
+	}
+	return dir, nil
+}
+
+// stdio is one task's three streams: the files the child gets, and what the parent closes
+// or copies.
+type stdio struct {
+	child  [3]*os.File
+	owned  []*os.File // child ends this package opened, closed after the fork
+	pipes  [3]*os.File
+	reader io.Reader
+	writer [3]io.Writer
+}
+
+func (f *stdio) closeChildEnds() {
+	for _, c := range f.owned {
+		c.Close()
+	}
+	f.owned = nil
+}
+
+// openStdio opens every task's files as the job's user; a path opened for several streams
+// or tasks with the same mode is opened once and shared, so stdout and stderr to one file
+// do not overwrite each other.
+func (s *Step) openStdio() ([]*stdio, error) {
+	out := make([]*stdio, len(s.spec.Tasks))
+	var opened []*os.File
+	fail := func(err error) ([]*stdio, error) {
+		for _, f := range opened {
+			f.Close()
+		}
+		for _, st := range out {
+			if st != nil {
+				for _, p := range st.pipes {
+					if p != nil {
+						p.Close()
+					}
+				}
+			}
+		}
+		return nil, err
+	}
+	type key struct {
+		path   string
+		write  bool
+		append bool
+	}
+	cache := map[key]*os.File{}
+	err := asUser(s.cred, func() error {
+		for i, t := range s.spec.Tasks {
+			st := &stdio{}
+			out[i] = st
+			for n, io := range []Stdio{t.Stdin, t.Stdout, t.Stderr} {
+				if io.Reader != nil || io.Writer != nil {
+					continue
+				}
+				path := io.Path
+				if path == "" {
+					path = os.DevNull
+				}
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(s.spec.WorkDir, path)
+				}
+				k := key{path, n > 0, io.Append}
+				f := cache[k]
+				if f == nil {
+					var err error
+					if n == 0 {
+						f, err = os.Open(path)
+					} else {
+						flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+						if io.Append {
+							flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+						}
+						f, err = os.OpenFile(path, flag, 0666)
+					}
+					if err != nil {
+						return fmt.Errorf("Could not open %s file %s: %s", streamName[n], path, strerror(err))
+					}
+					cache[k] = f
+					opened = append(opened, f)
+				}
+				st.child[n] = f
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(fmt.Errorf("stepd: %v", err))
+	}
+	// Pipes for streams are made as the supervisor: they are not files in the user's name.
+	for i, t := range s.spec.Tasks {
+		st := out[i]
+		if t.Stdin.Reader != nil {
+			r, w, err := os.Pipe()
+			if err != nil {
+				return fail(fmt.Errorf("stepd: pipe: %v", err))
+			}
+			st.child[0], st.pipes[0], st.reader = r, w, t.Stdin.Reader
+			st.owned = append(st.owned, r)
+		}
+		for n, wr := range []io.Writer{nil, t.Stdout.Writer, t.Stderr.Writer} {
+			if wr == nil {
+				continue
+			}
+			r, w, err := os.Pipe()
+			if err != nil {
+				return fail(fmt.Errorf("stepd: pipe: %v", err))
+			}
+			st.child[n], st.pipes[n], st.writer[n] = w, r, wr
+			st.owned = append(st.owned, w)
+		}
+	}
+	// Shared files are closed once, by the first task's stdio.
+	if len(out) > 0 {
+		out[0].owned = append(out[0].owned, opened...)
+	}
+	return out, nil
+}
+
+var streamName = [3]string{"stdin", "stdout", "stderr"}
+
+// strerror is err's system error text as C's strerror spells it ("No such file or
+// directory"), which is what Slurm prints.
+func strerror(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		m := errno.Error()
+		if m != "" {
+			return strings.ToUpper(m[:1]) + m[1:]
+		}
+	}
+	return err.Error()
+}
+
+// fork starts one task. A task that cannot be executed exits with the errno as its exit
+// code after an "execve(): ..." line on its stderr, as a Slurm task does.
+func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
+	if chdirErr != nil {
+		// Slurm 22.05 logs this twice (once in slurmstepd, once in the task before exec),
+		// and both lines reach the task's stderr; scripts that grep output see both.
+		msg := fmt.Sprintf("%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
+			s.spec.logPrefix(), s.spec.WorkDir, strerror(chdirErr))
+		s.writeStderr(st, msg+msg)
+	}
+	attr := &syscall.ProcAttr{
+		Dir:   cwd,
+		Env:   s.spec.Env,
+		Files: []uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
+	}
+	if s.cred.drop {
+		attr.Sys.Credential = &syscall.Credential{Uid: s.cred.uid, Gid: s.cred.gid, Groups: s.cred.groups}
+	}
+	for n := range st.pipes {
+		if st.pipes[n] != nil {
+			t.pipes = append(t.pipes, st.pipes[n])
+		}
+	}
+	pid, ch, err := forkRegistered(func() (int, error) {
+		return syscall.ForkExec(t.Argv[0], t.Argv, attr)
+	})
+	if err != nil {
+		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], strerror(err)))
+		code := 1
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			code = int(errno)
+		}
+		t.exit = &TaskExit{Rank: t.Rank, LocalID: t.LocalID, ExitCode: code & 0xff, Status: uint32(code&0xff) << 8}
+		for _, p := range t.pipes {
+			p.Close()
+		}
+		t.pipes = nil
+		return
+	}
+	t.pid, t.status = pid, ch
+	t.start = procStart(pid)
+	s.startCopies(t, st)
+}
+
+// writeStderr writes a supervisor message where the task's stderr goes.
+func (s *Step) writeStderr(st *stdio, msg string) {
+	if w := st.writer[2]; w != nil {
+		io.WriteString(w, msg)
+		return
+	}
+	st.child[2].WriteString(msg)
+}
+
+// startCopies starts the goroutines that move streamed input and output.
+func (s *Step) startCopies(t *task, st *stdio) {
+	if st.reader != nil {
+		w := st.pipes[0]
+		go func() {
+			io.Copy(w, st.reader)
+			w.Close()
+		}()
+	}
+	for n := 1; n < 3; n++ {
+		if st.writer[n] == nil {
+			continue
+		}
+		r, wr := st.pipes[n], st.writer[n]
+		t.copies.Add(1)
+		go func() {
+			defer t.copies.Done()
+			io.Copy(wr, r)
+		}()
+	}
+}

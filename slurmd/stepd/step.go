@@ -1,0 +1,281 @@
+package stepd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Step states, in Slurm's words.
+const (
+	StateRunning   = "RUNNING"
+	StateCompleted = "COMPLETED"
+	StateFailed    = "FAILED"
+	StateTimeout   = "TIMEOUT"
+	StateCancelled = "CANCELLED"
+)
+
+// ErrStepDone is returned when signalling a step whose tasks have all ended.
+var ErrStepDone = errors.New("stepd: step has already completed")
+
+// trackInterval is how often the process tree is walked while the step runs, to remember
+// processes before they are orphaned (see the package doc).
+const trackInterval = 500 * time.Millisecond
+
+// Step is a running step.
+type Step struct {
+	spec      StepSpec
+	cred      cred
+	statePath string
+	script    string
+	tasks     []*task
+	startTime time.Time
+
+	mu        sync.Mutex
+	state     string // StateRunning until the end, then the final state
+	reason    string // StateTimeout or StateCancelled once termination began
+	endTime   time.Time
+	exits     []TaskExit
+	exit      ExitStatus
+	members   map[int]uint64 // pid -> start time of processes known to belong to the step
+	termOnce  sync.Once
+	term      chan struct{} // closed when the time limit or a cancel starts termination
+	done      chan struct{} // closed when every task ended and the tree is cleaned up
+	cleanupOK bool
+}
+
+// Wait blocks until every task has ended and every process the step left is gone, and
+// returns how each task ended, in the order of StepSpec.Tasks.
+func (s *Step) Wait() []TaskExit {
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]TaskExit(nil), s.exits...)
+}
+
+// Done is closed when Wait would return.
+func (s *Step) Done() <-chan struct{} { return s.done }
+
+// State is the step's state: StateRunning, then how it ended.
+func (s *Step) State() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// ExitStatus is the step's exit status (see StepExit); valid once Done is closed.
+func (s *Step) ExitStatus() ExitStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exit
+}
+
+// StatePath is the path of the step's state file.
+func (s *Step) StatePath() string { return s.statePath }
+
+// Pids are the task pids in the order of StepSpec.Tasks; 0 for a task that could not be
+// executed.
+func (s *Step) Pids() []int {
+	out := make([]int, len(s.tasks))
+	for i, t := range s.tasks {
+		out[i] = t.pid
+	}
+	return out
+}
+
+// Signal sends sig to the process groups of the tasks with the given local ids (all tasks
+// when localIDs is nil), as scancel --signal and srun's signal forwarding do.
+func (s *Step) Signal(sig syscall.Signal, localIDs []int) error {
+	select {
+	case <-s.done:
+		return ErrStepDone
+	default:
+	}
+	var targets []*task
+	if localIDs == nil {
+		targets = s.tasks
+	} else {
+		for _, id := range localIDs {
+			var found *task
+			for _, t := range s.tasks {
+				if t.LocalID == id {
+					found = t
+				}
+			}
+			if found == nil {
+				return fmt.Errorf("stepd: step %d.%s has no task with local id %d on this node", s.spec.JobID, s.spec.StepID, id)
+			}
+			targets = append(targets, found)
+		}
+	}
+	for _, t := range targets {
+		signalTask(t, sig)
+	}
+	return nil
+}
+
+// signalTask signals the task's process group (its pid: each task leads its own session).
+func signalTask(t *task, sig syscall.Signal) {
+	if t.pid <= 0 {
+		return
+	}
+	if err := unix.Kill(-t.pid, sig); errors.Is(err, unix.ESRCH) {
+		unix.Kill(t.pid, sig)
+	}
+}
+
+// Kill cancels the step as scancel does: the time-out signal (SIGTERM), then SIGKILL after
+// KillWait seconds. The step ends CANCELLED.
+func (s *Step) Kill() { s.terminate(StateCancelled) }
+
+// terminate starts the end of the step once: SIGCONT and the time-out signal to every task,
+// then SIGKILL to the whole tree after KillWait unless everything ended before.
+func (s *Step) terminate(reason string) {
+	s.termOnce.Do(func() {
+		s.mu.Lock()
+		if s.state == StateRunning {
+			s.reason = reason
+		}
+		s.mu.Unlock()
+		close(s.term)
+		for _, t := range s.tasks {
+			signalTask(t, syscall.SIGCONT)
+			signalTask(t, s.spec.TimeoutSignal)
+		}
+		go func() {
+			kw := time.NewTimer(time.Duration(s.spec.KillWait) * time.Second)
+			defer kw.Stop()
+			select {
+			case <-s.done:
+			case <-kw.C:
+				s.killTree()
+			}
+		}()
+	})
+}
+
+// preTimeout delivers --signal=[B:]sig@time: to the batch shell alone with B:, otherwise to
+// the tasks of a step that is not the batch step (the batch shell is spared).
+func (s *Step) preTimeout() {
+	p := s.spec.PreTimeout
+	switch {
+	case p.BatchOnly && s.spec.IsBatch():
+		if t := s.tasks[0]; t.pid > 0 {
+			unix.Kill(t.pid, p.Signal)
+		}
+	case !p.BatchOnly && !s.spec.IsBatch():
+		for _, t := range s.tasks {
+			signalTask(t, p.Signal)
+		}
+	}
+}
+
+// supervise waits for the tasks, runs the timers and walks the tree until the step ends.
+func (s *Step) supervise() {
+	exited := make(chan int, len(s.tasks))
+	running := 0
+	for i, t := range s.tasks {
+		if t.exit != nil {
+			continue
+		}
+		running++
+		go func() {
+			ws, ok := <-t.status
+			s.mu.Lock()
+			if ok {
+				e := taskExit(t, ws)
+				t.exit = &e
+			} else {
+				// Another waiter in this process took the status: report a failure rather
+				// than success.
+				t.exit = &TaskExit{Rank: t.Rank, LocalID: t.LocalID, Pid: t.pid, ExitCode: 1, Status: 1 << 8}
+			}
+			s.mu.Unlock()
+			exited <- i
+		}()
+	}
+	var limitC, preC <-chan time.Time
+	if s.spec.TimeLimit > 0 {
+		limit := time.NewTimer(time.Until(s.startTime.Add(time.Duration(s.spec.TimeLimit) * time.Second)))
+		defer limit.Stop()
+		limitC = limit.C
+		if p := s.spec.PreTimeout; p != nil {
+			at := s.spec.TimeLimit - p.Seconds
+			if at < 0 {
+				at = 0
+			}
+			pre := time.NewTimer(time.Until(s.startTime.Add(time.Duration(at) * time.Second)))
+			defer pre.Stop()
+			preC = pre.C
+		}
+	}
+	tick := time.NewTicker(trackInterval)
+	defer tick.Stop()
+	for running > 0 {
+		select {
+		case <-exited:
+			running--
+		case <-limitC:
+			s.terminate(StateTimeout)
+		case <-preC:
+			s.preTimeout()
+		case <-tick.C:
+			s.trackTree()
+		}
+	}
+	s.killTree()
+	s.finishIO()
+	s.removeScript()
+
+	s.mu.Lock()
+	s.exits = make([]TaskExit, len(s.tasks))
+	for i, t := range s.tasks {
+		s.exits[i] = *t.exit
+	}
+	s.exit = StepExit(s.exits)
+	switch {
+	case s.reason != "":
+		s.state = s.reason
+	case s.exit.ExitCode != 0 || s.exit.Signal != 0:
+		s.state = StateFailed
+	default:
+		s.state = StateCompleted
+	}
+	s.endTime = time.Now()
+	s.mu.Unlock()
+	if err := s.writeState(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: error: %v\n", s.spec.logPrefix(), err)
+	}
+	reg.Lock()
+	reg.steps--
+	reg.Unlock()
+	close(s.done)
+}
+
+// ioDrain bounds how long output streams may stay open after every process of the step was
+// killed: a process that escaped tracking could otherwise hold a pipe open for ever.
+const ioDrain = 5 * time.Second
+
+// finishIO waits for the output copies to drain, then closes the pipes.
+func (s *Step) finishIO() {
+	for _, t := range s.tasks {
+		done := make(chan struct{})
+		go func() {
+			t.copies.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(ioDrain):
+		}
+		for _, p := range t.pipes {
+			p.Close()
+		}
+		<-done
+	}
+}
