@@ -28,6 +28,14 @@ var depRules = []struct {
 		"a command is a thin client: it never links a daemon"},
 	{"./slurmctld/...", []string{"/scontrol", "/testsuite", "/internal/testbin"},
 		"a daemon never links a command or test code"},
+	{"./slurmd/...", []string{"/slurmctld", "/scontrol", "/internal/store", "/testsuite", "/internal/testbin"},
+		"the node daemon never links the controller, its store, a command or test code"},
+	{"./internal/wire/...", []string{"/conf", "/compat", "/internal/auth", "/internal/store", "/slurmctld", "/slurmd", "/scontrol"},
+		"the transport knows frames and messages, not configuration, auth or daemons"},
+	{"./internal/auth/...", []string{"/conf", "/internal/wire", "/internal/store", "/slurmctld", "/slurmd", "/scontrol"},
+		"auth signs and verifies bytes; it must not depend on the transport or the daemons"},
+	{"./internal/store/...", []string{"/conf", "/compat", "/internal/wire", "/internal/auth", "/slurmctld", "/slurmd", "/scontrol"},
+		"the store keeps opaque records; the controller owns what they mean"},
 }
 
 func TestDependencyRules(t *testing.T) {
