@@ -10,10 +10,11 @@ import (
 // build turns what the loader collected into a Config: typed fields with Slurm's defaults,
 // expanded nodes and partitions, and the checks Slurm's daemons make after parsing.
 func (l *loader) build(path string) *Config {
-	c := &Config{Path: path, Files: l.files, Raw: l.raw, nodeIndex: map[string]*Node{}}
+	c := &Config{Path: path, Files: l.files, Raw: l.raw, nodeIndex: map[string]nodeRef{}}
 	l.removedKeys()
 	l.controllers(c)
 	l.scalars(c)
+	l.priority(c)
 	l.buildNodes(c)
 	l.buildNodeSets(c)
 	l.buildPartitions(c)
@@ -296,13 +297,30 @@ func or(s, def string) string {
 	return s
 }
 
+// isPlainName reports whether expr is a single name that hostlist expansion would return
+// unchanged: the common case of one node per line, kept off the general hostlist path.
+func isPlainName(expr string) bool {
+	return expr != "" && !strings.ContainsAny(expr, "[],- \t")
+}
+
 // expand wraps hostlist.Expand with Slurm's message for a bad expression.
 func (l *loader) expand(pos position, key, expr string) ([]string, bool) {
-	if expr != "" && !strings.ContainsAny(expr, "[],- \t") {
-		// A single plain name: the common case of one node per line, kept off the
-		// general hostlist path for speed on large clusters.
+	if isPlainName(expr) {
 		return []string{expr}, true
 	}
+	return l.expandHostlist(pos, key, expr)
+}
+
+// expandInto is expand reusing dst's storage for a plain name; the caller must not keep the
+// slice (the strings in it may be kept).
+func (l *loader) expandInto(dst []string, pos position, key, expr string) ([]string, bool) {
+	if isPlainName(expr) {
+		return append(dst[:0], expr), true
+	}
+	return l.expandHostlist(pos, key, expr)
+}
+
+func (l *loader) expandHostlist(pos position, key, expr string) ([]string, bool) {
 	names, err := hostlist.Expand(expr)
 	if err != nil {
 		l.errs.add(pos.file, pos.line, key, "Unable to create %s list from %s", key, expr)
@@ -312,7 +330,7 @@ func (l *loader) expand(pos position, key, expr string) ([]string, bool) {
 }
 
 func u16(v subVals, key string, def uint16) uint16 {
-	s, ok := v[key]
+	s, ok := v.get(key)
 	if !ok {
 		return def
 	}
@@ -321,7 +339,7 @@ func u16(v subVals, key string, def uint16) uint16 {
 }
 
 func u32(v subVals, key string, def uint32) uint32 {
-	s, ok := v[key]
+	s, ok := v.get(key)
 	if !ok {
 		return def
 	}
@@ -330,7 +348,7 @@ func u32(v subVals, key string, def uint32) uint32 {
 }
 
 func u64(v subVals, key string, def uint64) uint64 {
-	s, ok := v[key]
+	s, ok := v.get(key)
 	if !ok {
 		return def
 	}
@@ -339,7 +357,7 @@ func u64(v subVals, key string, def uint64) uint64 {
 }
 
 func boolKey(v subVals, key string) bool {
-	s, ok := v[key]
+	s, ok := v.get(key)
 	if !ok {
 		return false
 	}

@@ -23,7 +23,7 @@ type companionFile struct {
 // parseCompanion reads a companion file with the same syntax as slurm.conf (Slurm parses them
 // all with parse_config.c): top holds its plain keys, lines its repeatable line keys with their
 // sub-keys. Include works as in slurm.conf.
-func parseCompanion(path string, data []byte, top []Key, lines map[string][]Key, errs *errList, stack []string) *companionFile {
+func parseCompanion(path string, data string, top []Key, lines map[string][]Key, errs *errList, stack []string) *companionFile {
 	cf := &companionFile{raw: map[string]Value{}}
 	topT := indexKeys(top)
 	lineT := map[string]subTable{}
@@ -32,9 +32,9 @@ func parseCompanion(path string, data []byte, top []Key, lines map[string][]Key,
 		lineT[strings.ToLower(name)] = indexKeys(keys)
 		lineName[strings.ToLower(name)] = name
 	}
-	var walk func(path string, data []byte, stack []string)
-	walk = func(path string, data []byte, stack []string) {
-		for _, ln := range splitLines(data) {
+	var walk func(path string, data string, stack []string)
+	walk = func(path string, data string, stack []string) {
+		for _, ln := range splitText(data) {
 			pos := position{path, ln.Num}
 			t := ln.Text
 			if len(t) >= 8 && strings.EqualFold(t[:7], "include") && isSpace(t[7]) {
@@ -66,7 +66,7 @@ func parseCompanion(path string, data []byte, top []Key, lines map[string][]Key,
 			}
 			lk := strings.ToLower(key)
 			if st, isLine := lineT[lk]; isLine {
-				vals := parseSubKeys(st, rest, pos, errs)
+				vals := parseSubKeys(st, rest, pos, errs, nil)
 				cf.recs = append(cf.recs, companionRec{key: lineName[lk], value: value, vals: vals, pos: pos})
 				continue
 			}

@@ -64,11 +64,13 @@ type Config struct {
 	HealthCheckInterval   uint16
 	HealthCheckProgram    string
 
-	SchedulerType         string
-	SchedulerParameters   string
-	SelectType            string
-	SelectTypeParameters  string
-	PriorityType          string
+	SchedulerType        string
+	SchedulerParameters  string
+	SelectType           string
+	SelectTypeParameters string
+	PriorityType         string
+	// Priority holds the priority/multifactor settings (see PriorityConfig).
+	Priority              PriorityConfig
 	PreemptType           string
 	PreemptMode           string
 	ProctrackType         string
@@ -130,7 +132,14 @@ type Config struct {
 	// Warnings are problems Slurm logs but survives (values it resets, ignored legacy keys).
 	Warnings Errors
 
-	nodeIndex map[string]*Node
+	nodeIndex map[string]nodeRef
+}
+
+// nodeRef is an indexed node with its position in Config.Nodes as read, which lets the loader
+// mark nodes in a slice rather than a set of names.
+type nodeRef struct {
+	node *Node
+	ord  int
 }
 
 // Node is one node after its NodeName line (and NodeName=DEFAULT lines before it) is expanded.
@@ -236,7 +245,7 @@ type Frontend struct {
 }
 
 // Node returns the node named name, or nil.
-func (c *Config) Node(name string) *Node { return c.nodeIndex[name] }
+func (c *Config) Node(name string) *Node { return c.nodeIndex[name].node }
 
 // Get returns a top-level key's value: as written when set, else Slurm's default from the
 // registry; ok is false for a key neither set nor defaulted.

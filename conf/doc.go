@@ -7,7 +7,7 @@
 // keys.go (the registry of Slurm's top-level keys), orbit_keys.go (Orbit's keys, documented in
 // ORBIT_KEYS.md), lines.go (sub-keys of NodeName/PartitionName/NodeSet/DownNodes/FrontendName),
 // values.go (Slurm's number and boolean rules and error texts), build.go, nodes.go,
-// partitions.go and orbit.go (typed Config, defaults, derivations, cross-checks), subst.go
+// partitions.go, priority.go and orbit.go (typed Config, defaults, derivations, cross-checks), subst.go
 // (%n/%h), show_config.go, gres.go, topology.go, cgroup.go, errors.go.
 //
 // It may import compat/ and the standard library; it must not import internal/ or any daemon

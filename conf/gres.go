@@ -71,14 +71,14 @@ func LoadGres(path string) (*GresConfig, error) {
 				continue
 			}
 			ln.Nodes = names
-			ln.Name = v["Name"]
+			ln.Name = v.str("Name")
 		} else {
 			ln.Name = r.value
 		}
 		if ln.Name == "" {
-			if v["AutoDetect"] != "" {
+			if v.str("AutoDetect") != "" {
 				// NodeName=x AutoDetect=nvml: a per-node AutoDetect line without a name.
-				ln.AutoDetect = v["AutoDetect"]
+				ln.AutoDetect = v.str("AutoDetect")
 				checkAutoDetect(&errs, r.pos, ln.AutoDetect)
 				g.Lines = append(g.Lines, ln)
 				continue
@@ -86,16 +86,16 @@ func LoadGres(path string) (*GresConfig, error) {
 			errs.add(r.pos.file, r.pos.line, "Name", "Invalid GRES data, no type name (Name)")
 			continue
 		}
-		ln.Type = v["Type"]
-		ln.File = or(v["File"], or(v["Files"], v["MultipleFiles"]))
-		ln.Cores = or(v["Cores"], v["CPUs"])
-		ln.Links = or(v["Links"], v["Link"])
-		ln.Flags = v["Flags"]
-		ln.AutoDetect = v["AutoDetect"]
+		ln.Type = v.str("Type")
+		ln.File = or(v.str("File"), or(v.str("Files"), v.str("MultipleFiles")))
+		ln.Cores = or(v.str("Cores"), v.str("CPUs"))
+		ln.Links = or(v.str("Links"), v.str("Link"))
+		ln.Flags = v.str("Flags")
+		ln.AutoDetect = v.str("AutoDetect")
 		if ln.AutoDetect != "" {
 			checkAutoDetect(&errs, r.pos, ln.AutoDetect)
 		}
-		if s, ok := v["Count"]; ok {
+		if s, ok := v.get("Count"); ok {
 			n, ok := gresCount(s)
 			if !ok {
 				errs.add(r.pos.file, r.pos.line, "Count", "Invalid GRES record for %s, invalid count %s", ln.Name, s)

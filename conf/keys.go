@@ -293,6 +293,5 @@ var keyIndex = func() map[string]*Key {
 // LookupKey finds a top-level key by name, case-insensitively as Slurm does, among Slurm's
 // keys and Orbit's.
 func LookupKey(name string) (*Key, bool) {
-	k, ok := keyIndex[strings.ToLower(name)]
-	return k, ok
+	return lookupFold(keyIndex, name)
 }

@@ -2,6 +2,7 @@ package conf
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func Load(path string) (*Config, error) {
 func Parse(name string, data []byte) (*Config, error) {
 	l := newLoader()
 	l.files = append(l.files, name)
-	l.parseData(name, data, nil)
+	l.parseText(name, string(data), nil)
 	c := l.build(name)
 	l.errs.sort(l.files)
 	c.Warnings = l.errs.warns
@@ -60,14 +61,38 @@ type lineRec struct {
 	vals  subVals
 }
 
+// recList is an append-only list of line records kept in fixed-size blocks: a cluster's
+// tens of thousands of NodeName lines are stored once, never copied by slice growth.
+type recList struct {
+	blocks [][]lineRec
+}
+
+const recBlock = 1024
+
+func (r *recList) add(rec lineRec) {
+	if k := len(r.blocks); k == 0 || len(r.blocks[k-1]) == cap(r.blocks[k-1]) {
+		// Small first blocks keep a site's ordinary few-line config small.
+		r.blocks = append(r.blocks, make([]lineRec, 0, min(recBlock, 16<<k)))
+	}
+	k := len(r.blocks) - 1
+	r.blocks[k] = append(r.blocks[k], rec)
+}
+
 type loader struct {
 	errs  errList
 	raw   map[string]Value
 	files []string
 
 	nodeDefault, partDefault, frontDefault subVals
-	nodes, parts, nodeSets, downs, fronts  []lineRec
+	nodes                                  recList
+	parts, nodeSets, downs, fronts         []lineRec
 	ctldHosts                              []lineRec
+
+	// mark and markGen list the nodes already in the partition being built (see
+	// partitionNodes).
+	mark    []uint32
+	markGen uint32
+	arena   subArena
 }
 
 func newLoader() *loader {
@@ -105,7 +130,7 @@ func (l *loader) readFile(path string, from position, stack []string) {
 		return
 	}
 	l.files = append(l.files, path)
-	l.parseData(path, data, append(stack, abs))
+	l.parseText(path, data, append(stack, abs))
 }
 
 // errText is an OS error without Go's "open <path>:" prefix, as C's %m prints it.
@@ -121,8 +146,8 @@ func errText(err error) string {
 	return s
 }
 
-func (l *loader) parseData(file string, data []byte, stack []string) {
-	for _, ln := range splitLines(data) {
+func (l *loader) parseText(file string, text string, stack []string) {
+	for _, ln := range splitText(text) {
 		pos := position{file, ln.Num}
 		if l.include(ln.Text, pos, stack) {
 			continue
@@ -217,12 +242,12 @@ func (l *loader) parseLine(text string, pos position) {
 func (l *loader) parseLineKey(name, value, rest string, pos position) {
 	switch name {
 	case "NodeName":
-		vals := parseSubKeys(nodeTable, rest, pos, &l.errs)
+		vals := parseSubKeys(nodeTable, rest, pos, &l.errs, &l.arena)
 		if strings.EqualFold(value, "DEFAULT") {
 			for _, k := range []string{"NodeHostname", "BcastAddr", "NodeAddr"} {
-				if _, ok := vals[k]; ok {
+				if vals.has(k) {
 					l.errs.add(pos.file, pos.line, k, "%s not allowed with NodeName=DEFAULT", k)
-					delete(vals, k)
+					vals = vals.without(k)
 				}
 			}
 			l.nodeDefault = merge(l.nodeDefault, vals)
@@ -232,36 +257,33 @@ func (l *loader) parseLineKey(name, value, rest string, pos position) {
 			l.errs.add(pos.file, pos.line, "NodeName", "'%s' is a reserved word disallowed for use with NodeName", value)
 			return
 		}
-		l.nodes = append(l.nodes, lineRec{pos, value, merge(l.nodeDefault, vals)})
+		l.nodes.add(lineRec{pos, value, withDefaults(l.nodeDefault, vals)})
 	case "PartitionName":
-		vals := parseSubKeys(partitionTable, rest, pos, &l.errs)
+		vals := parseSubKeys(partitionTable, rest, pos, &l.errs, &l.arena)
 		if strings.EqualFold(value, "DEFAULT") {
 			l.partDefault = merge(l.partDefault, vals)
 			return
 		}
 		// These four keys do not inherit from PartitionName=DEFAULT in Slurm 22.05.
-		d := merge(l.partDefault, nil)
-		for _, k := range []string{"DisableRootJobs", "ExclusiveUser", "SelectTypeParameters", "SuspendTime"} {
-			delete(d, k)
-		}
-		l.parts = append(l.parts, lineRec{pos, value, merge(d, vals)})
+		d := l.partDefault.without("DisableRootJobs", "ExclusiveUser", "SelectTypeParameters", "SuspendTime")
+		l.parts = append(l.parts, lineRec{pos, value, withDefaults(d, vals)})
 	case "NodeSet":
-		l.nodeSets = append(l.nodeSets, lineRec{pos, value, parseSubKeys(nodeSetTable, rest, pos, &l.errs)})
+		l.nodeSets = append(l.nodeSets, lineRec{pos, value, parseSubKeys(nodeSetTable, rest, pos, &l.errs, &l.arena)})
 	case "DownNodes":
-		l.downs = append(l.downs, lineRec{pos, value, parseSubKeys(downNodesTable, rest, pos, &l.errs)})
+		l.downs = append(l.downs, lineRec{pos, value, parseSubKeys(downNodesTable, rest, pos, &l.errs, &l.arena)})
 	case "FrontendName":
-		vals := parseSubKeys(frontendTable, rest, pos, &l.errs)
+		vals := parseSubKeys(frontendTable, rest, pos, &l.errs, &l.arena)
 		if strings.EqualFold(value, "DEFAULT") {
-			if _, ok := vals["FrontendAddr"]; ok {
+			if vals.has("FrontendAddr") {
 				l.errs.add(pos.file, pos.line, "FrontendAddr", "FrontendAddr not allowed with FrontendName=DEFAULT")
 				return
 			}
 			l.frontDefault = merge(l.frontDefault, vals)
 			return
 		}
-		l.fronts = append(l.fronts, lineRec{pos, value, merge(l.frontDefault, vals)})
+		l.fronts = append(l.fronts, lineRec{pos, value, withDefaults(l.frontDefault, vals)})
 	case "SlurmctldHost":
-		parseSubKeys(ctldHostTable, rest, pos, &l.errs)
+		parseSubKeys(ctldHostTable, rest, pos, &l.errs, &l.arena)
 		l.ctldHosts = append(l.ctldHosts, lineRec{pos: pos, value: value})
 	default:
 		l.errs.add(pos.file, pos.line, name, "internal: no handler for %s", name)
@@ -291,19 +313,34 @@ const maxFileSize = 256 << 20
 
 // readConfigFile reads a regular file. Devices, FIFOs and directories are refused so that a
 // mistaken "Include /dev/zero" cannot hang the reader; /dev/null reads as empty, as in Slurm.
-func readConfigFile(path string) ([]byte, error) {
+// The text is returned as a string read in place (no copy of a multi-megabyte file).
+func readConfigFile(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if !fi.Mode().IsRegular() {
 		if path == os.DevNull {
-			return nil, nil
+			return "", nil
 		}
-		return nil, errors.New("not a regular file")
+		return "", errors.New("not a regular file")
 	}
 	if fi.Size() > maxFileSize {
-		return nil, errors.New("file too large")
+		return "", errors.New("file too large")
 	}
-	return os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	b.Grow(int(fi.Size()) + 1)
+	// LimitReader: a file growing while read still cannot exceed the bound.
+	if _, err := io.Copy(&b, io.LimitReader(f, maxFileSize+1)); err != nil {
+		return "", err
+	}
+	if b.Len() > maxFileSize {
+		return "", errors.New("file too large")
+	}
+	return b.String(), nil
 }

@@ -1,7 +1,10 @@
 package conf
 
 import (
+	"encoding/binary"
 	"regexp"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"strconv"
 	"strings"
 )
@@ -27,38 +30,70 @@ func (l *loader) expandPorts(pos position, s string) ([]string, bool) {
 	return l.expand(pos, "Port", s)
 }
 
+// nodeScratch holds the per-line expansion buffers of buildNodes, reused from line to line:
+// only the strings in them are kept (in Node fields), never the slices.
+type nodeScratch struct {
+	names, hosts, addrs, bcast []string
+}
+
 // buildNodes expands every NodeName line into nodes, deriving the CPU layout as Slurm's
 // _parse_nodename() and node_conf.c do.
 func (l *loader) buildNodes(c *Config) {
-	for _, rec := range l.nodes {
+	// Counting first lets the node list, the name index and the node storage be allocated
+	// once: on a 20,000-node cluster growing them dominates the cost otherwise.
+	total := 0
+	for _, block := range l.nodes.blocks {
+		for i := range block {
+			total += countNames(block[i].value)
+		}
+	}
+	c.Nodes = make([]*Node, 0, total)
+	c.nodeIndex = make(map[string]nodeRef, total)
+	slab := make([]Node, total)
+	features := map[string][]string{}
+	var sc nodeScratch
+	tc := templateCache{m: map[string]Node{}}
+	for _, block := range l.nodes.blocks {
+		l.buildNodeBlock(c, block, &slab, features, &sc, &tc)
+	}
+}
+
+// buildNodeBlock builds the nodes of one block of NodeName lines (see buildNodes).
+func (l *loader) buildNodeBlock(c *Config, block []lineRec, slab *[]Node, features map[string][]string,
+	sc *nodeScratch, tc *templateCache) {
+	for _, rec := range block {
 		pos, v := rec.pos, rec.vals
-		names, ok := l.expand(pos, "NodeName", rec.value)
+		names, ok := l.expandInto(sc.names, pos, "NodeName", rec.value)
 		if !ok {
 			continue
 		}
+		sc.names = names
 		if len(names) == 0 {
 			l.errs.add(pos.file, pos.line, "NodeName", "Empty NodeName in config.")
 			continue
 		}
-		hostExpr := or(v["NodeHostname"], rec.value)
-		hosts, ok := l.expand(pos, "NodeHostname", hostExpr)
+		hostExpr := or(v.str("NodeHostname"), rec.value)
+		hosts, ok := l.expandInto(sc.hosts, pos, "NodeHostname", hostExpr)
 		if !ok {
 			continue
 		}
+		sc.hosts = hosts
 		addrs := hosts
-		if a, set := v["NodeAddr"]; set {
-			if addrs, ok = l.expand(pos, "NodeAddr", a); !ok {
+		if a, set := v.get("NodeAddr"); set {
+			if addrs, ok = l.expandInto(sc.addrs, pos, "NodeAddr", a); !ok {
 				continue
 			}
+			sc.addrs = addrs
 		}
 		var bcast []string
-		if b, set := v["BcastAddr"]; set {
-			if bcast, ok = l.expand(pos, "BcastAddr", b); !ok {
+		if b, set := v.get("BcastAddr"); set {
+			if bcast, ok = l.expandInto(sc.bcast, pos, "BcastAddr", b); !ok {
 				continue
 			}
+			sc.bcast = bcast
 		}
 		var ports []string
-		if p, set := v["Port"]; set {
+		if p, set := v.get("Port"); set {
 			if ports, ok = l.expandPorts(pos, p); !ok {
 				continue
 			}
@@ -81,12 +116,12 @@ func (l *loader) buildNodes(c *Config) {
 			l.errs.add(pos.file, pos.line, "Port", "Port count must equal that of NodeName records or there must be no more than one (%d != %d)", len(ports), len(names))
 			continue
 		}
-		tmpl, ok := l.nodeTemplate(rec)
+		tmpl, ok := tc.template(l, rec, features)
 		if !ok {
 			continue
 		}
 		for i, name := range names {
-			n := *tmpl
+			n := tmpl
 			n.Name = name
 			n.Hostname = pick(hosts, i)
 			n.Addr = pick(addrs, i)
@@ -94,20 +129,82 @@ func (l *loader) buildNodes(c *Config) {
 			if len(ports) > 0 {
 				p, err := strconv.Atoi(pick(ports, i))
 				if err != nil || p <= 0 || p > 0xffff {
-					l.errs.add(pos.file, pos.line, "Port", "Invalid Port %s", v["Port"])
+					l.errs.add(pos.file, pos.line, "Port", "Invalid Port %s", v.str("Port"))
 					break
 				}
 				n.Port = uint16(p)
 			}
 			if prev, dup := c.nodeIndex[name]; dup {
-				l.errs.add(pos.file, pos.line, "NodeName", "Duplicated NodeHostName %s in config file (first defined at %s:%d)", name, prev.File, prev.Line)
+				l.errs.add(pos.file, pos.line, "NodeName", "Duplicated NodeHostName %s in config file (first defined at %s:%d)", name, prev.node.File, prev.node.Line)
 				continue
 			}
-			np := &n
+			var np *Node
+			if len(*slab) > 0 {
+				np, *slab = &(*slab)[0], (*slab)[1:]
+			} else {
+				np = new(Node)
+			}
+			*np = n
+			c.nodeIndex[name] = nodeRef{np, len(c.Nodes)}
 			c.Nodes = append(c.Nodes, np)
-			c.nodeIndex[name] = np
 		}
 	}
+}
+
+// templateCache remembers the Node templates of NodeName lines that set the same values.
+// A large cluster repeats a handful of hardware descriptions over thousands of lines; the
+// template depends only on the line's values (not its node names or addresses), so lines
+// with equal values share it. Templates whose computation logged a warning are not cached,
+// so every line still gets its own message.
+type templateCache struct {
+	m    map[string]Node
+	dflt []subVal // the DEFAULT values the cached templates were built with
+	key  []byte
+}
+
+// addressKey reports whether a NodeName sub-key varies per node and so does not enter the
+// template.
+func addressKey(name string) bool {
+	return name == "NodeHostname" || name == "NodeAddr" || name == "BcastAddr" || name == "Port"
+}
+
+func (tc *templateCache) template(l *loader, rec lineRec, features map[string][]string) (Node, bool) {
+	d := rec.vals.dflt
+	if len(d) != len(tc.dflt) || (len(d) > 0 && &d[0] != &tc.dflt[0]) {
+		// A NodeName=DEFAULT line came in between: the defaults are a new slice.
+		clear(tc.m)
+		tc.dflt = d
+	}
+	tc.key = tc.key[:0]
+	for _, kv := range rec.vals.own {
+		if !addressKey(kv.name) {
+			// Length-prefixed, so no value (whatever bytes it holds) can mimic two.
+			tc.key = append(binary.AppendUvarint(append(tc.key, kv.name...), uint64(len(kv.value))), kv.value...)
+		}
+	}
+	if n, hit := tc.m[string(tc.key)]; hit {
+		n.File, n.Line = rec.pos.file, rec.pos.line
+		return n, true
+	}
+	before := len(l.errs.errs) + len(l.errs.warns)
+	n, ok := l.nodeTemplate(rec, features)
+	if ok && len(l.errs.errs)+len(l.errs.warns) == before {
+		tc.m[string(tc.key)] = n
+	}
+	return n, ok
+}
+
+// countNames is how many names a NodeName value holds, 0 when it is not a valid hostlist
+// (buildNodes reports that when it expands the value).
+func countNames(expr string) int {
+	if isPlainName(expr) {
+		return 1
+	}
+	n, err := hostlist.Count(expr)
+	if err != nil || n < 0 || n > hostlist.MaxExpand {
+		return 0
+	}
+	return n
 }
 
 // pick returns list[i], or the last entry when the list is shorter (a single shared value).
@@ -123,15 +220,18 @@ func pick(list []string, i int) string {
 }
 
 // nodeTemplate computes everything a NodeName line gives all its nodes.
-func (l *loader) nodeTemplate(rec lineRec) (*Node, bool) {
+//
+// features caches the split Feature lists: nodes with the same Feature value share one
+// (read-only) slice, as the nodes of one hostlist line always have.
+func (l *loader) nodeTemplate(rec lineRec, features map[string][]string) (Node, bool) {
 	pos, v, names := rec.pos, rec.vals, rec.value
-	n := &Node{File: pos.file, Line: pos.line}
+	n := Node{File: pos.file, Line: pos.line}
 	warn := func(format string, args ...any) { l.errs.warn(pos.file, pos.line, "NodeName", format, args...) }
 	n.Boards = u16(v, "Boards", 1)
 	n.CoresPerSocket = u16(v, "CoresPerSocket", 1)
 	n.ThreadsPerCore = u16(v, "ThreadsPerCore", 1)
-	_, hasCPUs := v["CPUs"]
-	_, hasProcs := v["Procs"]
+	_, hasCPUs := v.get("CPUs")
+	_, hasProcs := v.get("Procs")
 	noCPUs := !hasCPUs && !hasProcs
 	n.CPUs = 1
 	if hasCPUs {
@@ -139,35 +239,40 @@ func (l *loader) nodeTemplate(rec lineRec) (*Node, bool) {
 	} else if hasProcs {
 		n.CPUs = u16(v, "Procs", 1)
 	}
-	_, hasSockets := v["Sockets"]
+	_, hasSockets := v.get("Sockets")
 	n.Sockets = u16(v, "Sockets", 1)
-	_, hasSPB := v["SocketsPerBoard"]
+	_, hasSPB := v.get("SocketsPerBoard")
 	spb := u16(v, "SocketsPerBoard", 1)
 	n.RealMemory = u64(v, "RealMemory", 1)
 	n.TmpDisk = u32(v, "TmpDisk", 0)
 	n.MemSpecLimit = u64(v, "MemSpecLimit", 0)
 	n.CoreSpecCount = u16(v, "CoreSpecCount", 0)
-	n.CPUSpecList = v["CPUSpecList"]
-	n.CpuBind = v["CpuBind"]
-	n.Gres = v["Gres"]
-	feat, ok := v["Feature"]
+	n.CPUSpecList = v.str("CPUSpecList")
+	n.CpuBind = v.str("CpuBind")
+	n.Gres = v.str("Gres")
+	feat, ok := v.get("Feature")
 	if !ok {
-		feat = v["Features"]
+		feat = v.str("Features")
 	}
 	if feat != "" {
-		n.Features = strings.Split(feat, ",")
+		f, ok := features[feat]
+		if !ok {
+			f = strings.Split(feat, ",")
+			features[feat] = f
+		}
+		n.Features = f
 	}
 	n.Weight = u32(v, "Weight", 1)
 	if n.Weight == Infinite32 {
 		n.Weight--
 	}
-	n.State = v["State"]
+	n.State = v.str("State")
 	if n.State != "" && !validNodeState(n.State) {
 		l.errs.add(pos.file, pos.line, "State", "Invalid state %s from %s", n.State, names)
-		return nil, false
+		return Node{}, false
 	}
-	n.Reason = v["Reason"]
-	n.TRESWeights = v["TRESWeights"]
+	n.Reason = v.str("Reason")
+	n.TRESWeights = v.str("TRESWeights")
 
 	if n.CoresPerSocket == 0 {
 		warn("NodeNames=%s CoresPerSocket=0 is invalid, reset to 1", names)
@@ -235,28 +340,57 @@ func (l *loader) nodeTemplate(rec lineRec) (*Node, bool) {
 	return n, true
 }
 
+// nodeStateWords are the words a node state may be made of: a base state and +FLAG words.
+var nodeStateWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`UNKNOWN DOWN IDLE ALLOCATED ALLOC ERROR MIXED FUTURE CLOUD
+		DRAIN DRAINED DRAINING FAIL POWER_SAVE POWERED_DOWN POWER_DOWN NO_RESPOND`) {
+		nodeStateWords[w] = true
+	}
+}
+
 // validNodeState accepts the states a NodeName line may start a node in (state_str2int):
-// a base state optionally followed by +FLAG words.
+// a base state optionally followed by +FLAG words, in any case.
 func validNodeState(s string) bool {
-	for i, w := range strings.Split(strings.ToUpper(s), "+") {
-		switch w {
-		case "UNKNOWN", "DOWN", "IDLE", "ALLOCATED", "ALLOC", "ERROR", "MIXED", "FUTURE", "CLOUD",
-			"DRAIN", "DRAINED", "DRAINING", "FAIL", "POWER_SAVE", "POWERED_DOWN", "POWER_DOWN", "NO_RESPOND":
-			continue
-		default:
-			_ = i
+	for {
+		w, rest, more := strings.Cut(s, "+")
+		if !validStateWord(w) {
 			return false
 		}
+		if !more {
+			return true
+		}
+		s = rest
 	}
-	return true
+}
+
+// validStateWord upper-cases w into a stack buffer (checked every node line, so without
+// allocating); non-ASCII text takes strings.ToUpper's Unicode rules.
+func validStateWord(w string) bool {
+	var buf [16]byte
+	if len(w) > len(buf) {
+		return nodeStateWords[strings.ToUpper(w)]
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 0x80 {
+			return nodeStateWords[strings.ToUpper(w)]
+		}
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return nodeStateWords[string(buf[:len(w)])]
 }
 
 // buildNodeSets expands NodeSet lines: Nodes= names nodes, Feature= selects every node with
 // that feature.
 func (l *loader) buildNodeSets(c *Config) {
 	for _, rec := range l.nodeSets {
-		ns := &NodeSet{Name: rec.value, Feature: rec.vals["Feature"], File: rec.pos.file, Line: rec.pos.line}
-		if expr, ok := rec.vals["Nodes"]; ok {
+		ns := &NodeSet{Name: rec.value, Feature: rec.vals.str("Feature"), File: rec.pos.file, Line: rec.pos.line}
+		if expr, ok := rec.vals.get("Nodes"); ok {
 			if strings.EqualFold(expr, "ALL") {
 				for _, n := range c.Nodes {
 					ns.Nodes = append(ns.Nodes, n.Name)
@@ -286,14 +420,14 @@ func (l *loader) buildDownNodes(c *Config) {
 		if !ok {
 			continue
 		}
-		d := &DownNodes{State: or(rec.vals["State"], "DOWN"), Reason: or(rec.vals["Reason"], "Set in slurm.conf"),
+		d := &DownNodes{State: or(rec.vals.str("State"), "DOWN"), Reason: or(rec.vals.str("Reason"), "Set in slurm.conf"),
 			File: rec.pos.file, Line: rec.pos.line}
 		if !validNodeState(d.State) {
 			l.errs.add(rec.pos.file, rec.pos.line, "State", "Invalid state %s from %s", d.State, rec.value)
 			continue
 		}
 		for _, name := range names {
-			if c.nodeIndex[name] == nil {
+			if c.nodeIndex[name].node == nil {
 				l.errs.add(rec.pos.file, rec.pos.line, "DownNodes", "DownNode \"%s\" does not exist!", name)
 				continue
 			}
@@ -311,7 +445,7 @@ func (l *loader) buildFrontends(c *Config) {
 			continue
 		}
 		addrs := names
-		if a, set := rec.vals["FrontendAddr"]; set {
+		if a, set := rec.vals.get("FrontendAddr"); set {
 			if addrs, ok = l.expand(rec.pos, "FrontendAddr", a); !ok {
 				continue
 			}
@@ -321,6 +455,6 @@ func (l *loader) buildFrontends(c *Config) {
 			continue
 		}
 		c.Frontends = append(c.Frontends, &Frontend{Names: names, Addrs: addrs, Port: u16(rec.vals, "Port", 0),
-			State: rec.vals["State"], Reason: rec.vals["Reason"], File: rec.pos.file, Line: rec.pos.line})
+			State: rec.vals.str("State"), Reason: rec.vals.str("Reason"), File: rec.pos.file, Line: rec.pos.line})
 	}
 }

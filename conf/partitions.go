@@ -1,6 +1,7 @@
 package conf
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,11 +23,11 @@ func (l *loader) buildPartitions(c *Config) {
 		// Registered before its values are checked so a later duplicate is reported even
 		// when this line has errors of its own.
 		seen[p.Name] = p
-		p.AllowAccounts = allOrList(strings.ToLower(v["AllowAccounts"]))
-		p.AllowGroups = allOrList(v["AllowGroups"])
-		p.AllowQos = allOrList(strings.ToLower(v["AllowQos"]))
-		p.DenyAccounts = v["DenyAccounts"]
-		p.DenyQos = v["DenyQos"]
+		p.AllowAccounts = allOrList(strings.ToLower(v.str("AllowAccounts")))
+		p.AllowGroups = allOrList(v.str("AllowGroups"))
+		p.AllowQos = allOrList(strings.ToLower(v.str("AllowQos")))
+		p.DenyAccounts = v.str("DenyAccounts")
+		p.DenyQos = v.str("DenyQos")
 		if p.AllowAccounts != "" && p.DenyAccounts != "" {
 			l.errs.warn(pos.file, pos.line, "DenyAccounts", "Both AllowAccounts and DenyAccounts are defined, DenyAccounts will be ignored")
 			p.DenyAccounts = ""
@@ -35,9 +36,9 @@ func (l *loader) buildPartitions(c *Config) {
 			l.errs.warn(pos.file, pos.line, "DenyQos", "Both AllowQos and DenyQos are defined, DenyQos will be ignored")
 			p.DenyQos = ""
 		}
-		p.AllocNodes = v["AllocNodes"]
-		p.Alternate = v["Alternate"]
-		p.QOS = v["QOS"]
+		p.AllocNodes = v.str("AllocNodes")
+		p.Alternate = v.str("Alternate")
+		p.QOS = v.str("QOS")
 		p.Default = boolKey(v, "Default")
 		p.Hidden = boolKey(v, "Hidden")
 		p.RootOnly = boolKey(v, "RootOnly")
@@ -53,9 +54,9 @@ func (l *loader) buildPartitions(c *Config) {
 		p.DefMemPerNode = u64(v, "DefMemPerNode", 0)
 		p.MaxMemPerCPU = u64(v, "MaxMemPerCPU", 0)
 		p.MaxMemPerNode = u64(v, "MaxMemPerNode", 0)
-		p.TRESBillingWeights = v["TRESBillingWeights"]
-		p.OverTimeLimit = v["OverTimeLimit"]
-		if s, ok := v["MaxTime"]; ok {
+		p.TRESBillingWeights = v.str("TRESBillingWeights")
+		p.OverTimeLimit = v.str("OverTimeLimit")
+		if s, ok := v.get("MaxTime"); ok {
 			m := timeStr2Mins(s)
 			if m < 0 {
 				bad("MaxTime", "Bad value \"%s\" for MaxTime", s)
@@ -63,7 +64,7 @@ func (l *loader) buildPartitions(c *Config) {
 			}
 			p.MaxTime = uint32(m)
 		}
-		if s, ok := v["DefaultTime"]; ok {
+		if s, ok := v.get("DefaultTime"); ok {
 			m := timeStr2Mins(s)
 			if m < 0 {
 				bad("DefaultTime", "Bad value \"%s\" for DefaultTime", s)
@@ -71,30 +72,30 @@ func (l *loader) buildPartitions(c *Config) {
 			}
 			p.DefaultTime = uint32(m)
 		}
-		if s, ok := v["PreemptMode"]; ok {
+		if s, ok := v.get("PreemptMode"); ok {
 			if !validPreemptMode(s) {
 				bad("PreemptMode", "Bad value \"%s\" for PreemptMode", s)
 				continue
 			}
 			p.PreemptMode = strings.ToUpper(s)
 		}
-		if s, ok := v["SelectTypeParameters"]; ok {
+		if s, ok := v.get("SelectTypeParameters"); ok {
 			u := strings.ToUpper(s)
 			if !strings.HasPrefix(u, "CR_CORE") && !strings.HasPrefix(u, "CR_SOCKET") {
 				bad("SelectTypeParameters", "Bad value for SelectTypeParameters: %s", s)
 				continue
 			}
 		}
-		if pr, ok := v["Priority"]; ok {
+		if pr, ok := v.get("Priority"); ok {
 			n, _ := parseUint(KindUint16, "Priority", pr)
 			p.PriorityJobFactor, p.PriorityTier = uint16(n), uint16(n)
 		} else {
 			p.PriorityJobFactor = u16(v, "PriorityJobFactor", 1)
 			p.PriorityTier = u16(v, "PriorityTier", 1)
 		}
-		if s, ok := v["OverSubscribe"]; ok || hasKey(v, "Shared") {
+		if s, ok := v.get("OverSubscribe"); ok || hasKey(v, "Shared") {
 			if !ok {
-				s = v["Shared"]
+				s = v.str("Shared")
 			}
 			os, okOS, warn := overSubscribe(s)
 			if !okOS {
@@ -106,7 +107,7 @@ func (l *loader) buildPartitions(c *Config) {
 			}
 			p.OverSubscribe = os
 		}
-		if s, ok := v["State"]; ok {
+		if s, ok := v.get("State"); ok {
 			u := strings.ToUpper(s)
 			switch {
 			case strings.HasPrefix(u, "DOWN"):
@@ -122,14 +123,14 @@ func (l *loader) buildPartitions(c *Config) {
 				continue
 			}
 		}
-		if s, ok := v["SuspendTime"]; ok && !strings.EqualFold(s, "INFINITE") && s != "-1" {
+		if s, ok := v.get("SuspendTime"); ok && !strings.EqualFold(s, "INFINITE") && s != "-1" {
 			if n, err := strconv.ParseUint(s, 10, 32); err != nil {
 				_ = n
 				bad("SuspendTime", "Bad value \"%s\" for SuspendTime", s)
 				continue
 			}
 		}
-		if expr, ok := v["Nodes"]; ok {
+		if expr, ok := v.get("Nodes"); ok {
 			// Slurm turns white space inside Nodes= into commas.
 			p.NodesExpr = strings.Map(func(r rune) rune {
 				if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
@@ -145,7 +146,7 @@ func (l *loader) buildPartitions(c *Config) {
 	}
 }
 
-func hasKey(v subVals, k string) bool { _, ok := v[k]; return ok }
+func hasKey(v subVals, k string) bool { return v.has(k) }
 
 func allOrList(s string) string {
 	if strings.EqualFold(s, "ALL") {
@@ -156,16 +157,36 @@ func allOrList(s string) string {
 
 // partitionNodes resolves Nodes=: ALL, node set names and hostlist expressions, each name
 // having to be a defined node ("Invalid node names in partition" otherwise, as slurmctld
-// refuses to start).
+// refuses to start). A node named twice is listed once, where it first appears.
 func (l *loader) partitionNodes(c *Config, p *Partition, pos position) bool {
 	sets := map[string]*NodeSet{}
 	for _, ns := range c.NodeSets {
 		sets[ns.Name] = ns
 	}
-	have := map[string]bool{}
+	// Defined nodes are marked by their position in c.Nodes (a fresh mark per partition);
+	// only names that are not nodes (from a node set) need a set.
+	if len(l.mark) != len(c.Nodes) {
+		l.mark = make([]uint32, len(c.Nodes))
+	}
+	l.markGen++
+	gen := l.markGen
+	var others map[string]bool
+	addNode := func(r nodeRef) {
+		if l.mark[r.ord] != gen {
+			l.mark[r.ord] = gen
+			p.Nodes = append(p.Nodes, r.node.Name)
+		}
+	}
 	add := func(n string) {
-		if !have[n] {
-			have[n] = true
+		if r, ok := c.nodeIndex[n]; ok {
+			addNode(r)
+			return
+		}
+		if others == nil {
+			others = map[string]bool{}
+		}
+		if !others[n] {
+			others[n] = true
 			p.Nodes = append(p.Nodes, n)
 		}
 	}
@@ -176,8 +197,9 @@ func (l *loader) partitionNodes(c *Config, p *Partition, pos position) bool {
 		}
 		if strings.EqualFold(part, "ALL") {
 			p.AllNodes = true
-			for _, n := range c.Nodes {
-				add(n.Name)
+			p.Nodes = slices.Grow(p.Nodes, len(c.Nodes))
+			for i, n := range c.Nodes {
+				addNode(nodeRef{n, i})
 			}
 			continue
 		}
@@ -192,13 +214,15 @@ func (l *loader) partitionNodes(c *Config, p *Partition, pos position) bool {
 			ok = false
 			continue
 		}
+		p.Nodes = slices.Grow(p.Nodes, len(names))
 		var missing []string
 		for _, n := range names {
-			if c.nodeIndex[n] == nil {
+			r, defined := c.nodeIndex[n]
+			if !defined {
 				missing = append(missing, n)
 				continue
 			}
-			add(n)
+			addNode(r)
 		}
 		if len(missing) > 0 {
 			l.errs.add(pos.file, pos.line, "Nodes", "Invalid node names in partition %s: %s not defined by any NodeName line",

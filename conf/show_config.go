@@ -36,7 +36,7 @@ AcctGatherProfileType AllowSpecResourcesUsage AuthAltTypes AuthAltParameters Aut
 BatchStartTimeout BcastExclude BcastParameters BOOT_TIME BurstBufferType CliFilterPlugins
 ClusterName CommunicationParameters CompleteWait CoreSpecPlugin CpuFreqDef CpuFreqGovernors
 CredType DebugFlags DefMemPerNode DependencyParameters DisableRootJobs EioTimeout EnforcePartLimits
-Epilog EpilogMsgTime EpilogSlurmctld ExtSensorsType ExtSensorsFreq FederationParameters
+Epilog EpilogMsgTime EpilogSlurmctld ExtSensorsType ExtSensorsFreq FairShareDampeningFactor FederationParameters
 FirstJobId GetEnvTimeout GresTypes GpuFreqDef GroupUpdateForce GroupUpdateTime HASH_VAL
 HealthCheckInterval HealthCheckNodeState HealthCheckProgram InactiveLimit InteractiveStepOptions
 JobAcctGatherFrequency JobAcctGatherType JobAcctGatherParams JobCompHost JobCompLoc JobCompPort
@@ -123,6 +123,20 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			line(name, v)
 		case "JobDefaults":
 			line(name, c.jobDefaults())
+		case "FairShareDampeningFactor":
+			// Printed with the multifactor block only (config_info.c compares the plugin
+			// name with "priority/basic" exactly).
+			if c.PriorityType != "priority/basic" {
+				line(name, strconv.Itoa(int(c.Priority.FairShareDampeningFactor)))
+			}
+		case "PriorityType":
+			if c.PriorityType == "priority/basic" {
+				line(name, c.PriorityType)
+				break
+			}
+			for _, kv := range c.priorityLines() {
+				line(kv[0], kv[1])
+			}
 		case "UsePam":
 			line(name, yesNo(c.UsePAM))
 		case "MinJobAge":
@@ -187,14 +201,16 @@ func lookupUID(rt ShowConfigRuntime, name string) (uint32, bool) {
 	return uint32(n), err == nil
 }
 
-// jobDefaults renders the cluster-wide DefCPUPerGPU/DefMemPerGPU as Slurm lists them.
+// jobDefaults renders the cluster-wide DefCPUPerGPU/DefMemPerGPU as Slurm's
+// job_defaults_str does: "DefCpuPerGPU=N,DefMemPerGPU=M" (that spelling, CPU before memory,
+// only those set), numbers as parsed (so "1k" prints 1024), "(null)" when neither is set.
 func (c *Config) jobDefaults() string {
 	var parts []string
-	if v, ok := c.Raw["DefCPUPerGPU"]; ok {
-		parts = append(parts, "DefCpuPerGPU="+v.Value)
-	}
-	if v, ok := c.Raw["DefMemPerGPU"]; ok {
-		parts = append(parts, "DefMemPerGPU="+v.Value)
+	for _, d := range []struct{ key, name string }{{"DefCPUPerGPU", "DefCpuPerGPU"}, {"DefMemPerGPU", "DefMemPerGPU"}} {
+		if v, ok := c.Raw[d.key]; ok {
+			n, _ := parseUint(KindUint64, d.key, v.Value)
+			parts = append(parts, d.name+"="+strconv.FormatUint(n, 10))
+		}
 	}
 	if len(parts) == 0 {
 		return "(null)"

@@ -84,9 +84,13 @@ func stripEscapes(s string) string {
 }
 
 // splitLines turns a file's bytes into logical lines. Blank results are dropped.
-func splitLines(data []byte) []logicalLine {
-	text := string(data)
-	var out []logicalLine
+func splitLines(data []byte) []logicalLine { return splitText(string(data)) }
+
+// splitText is splitLines on text already held as a string: the lines are substrings of it,
+// so no line is copied unless it was continued or holds escapes.
+func splitText(text string) []logicalLine {
+	// Sized for one logical line per physical line, the usual case, so the slice grows once.
+	out := make([]logicalLine, 0, strings.Count(text, "\n")+1)
 	num := 0
 	var pending strings.Builder
 	start := 0
@@ -109,9 +113,14 @@ func splitLines(data []byte) []logicalLine {
 			}
 			phys = ""
 		}
-		pending.WriteString(phys)
-		s := stripEscapes(pending.String())
-		pending.Reset()
+		joined := phys
+		if pending.Len() > 0 {
+			// Only continued lines are copied; a single physical line is used in place.
+			pending.WriteString(phys)
+			joined = pending.String()
+			pending.Reset()
+		}
+		s := stripEscapes(joined)
 		if !isBlank(s) {
 			out = append(out, logicalLine{Num: start, Text: s})
 		}

@@ -36,8 +36,8 @@ func LoadTopology(path string) (*TopologyConfig, error) {
 	seen := map[string]*Switch{}
 	for _, r := range cf.recs {
 		s := &Switch{Name: r.value, LinkSpeed: u32(r.vals, "LinkSpeed", 1), File: r.pos.file, Line: r.pos.line}
-		nodes, hasNodes := r.vals["Nodes"]
-		sw, hasSw := r.vals["Switches"]
+		nodes, hasNodes := r.vals.get("Nodes")
+		sw, hasSw := r.vals.get("Switches")
 		switch {
 		case hasNodes && hasSw:
 			errs.add(r.pos.file, r.pos.line, "SwitchName", "switch %s has both child switches and nodes", s.Name)
