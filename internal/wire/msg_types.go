@@ -15,5 +15,25 @@ const (
 	MsgPing      MsgType = 3 // liveness probe
 	MsgPingReply MsgType = 4 // answer to MsgPing
 
-	// Next family: 100–199.
+	// Jobs, commands ↔ slurmctld (msg_job.go): 100–199.
+	MsgSubmitBatchJob      MsgType = 100 // sbatch → slurmctld: JobDesc
+	MsgSubmitBatchJobReply MsgType = 101 // the job id, once the job is durable
+	MsgJobInfo             MsgType = 102 // squeue/scontrol → slurmctld: JobInfoRequest
+	MsgJobInfoReply        MsgType = 103 // JobInfoReply
+	MsgKillJob             MsgType = 104 // scancel → slurmctld: KillJobRequest (signal or cancel)
+	MsgKillJobReply        MsgType = 105 // KillJobReply
+
+	// Nodes, slurmd ↔ slurmctld and commands → slurmctld (msg_node.go): 200–299.
+	MsgNodeRegistration      MsgType = 200 // slurmd → slurmctld: one node's registration
+	MsgNodeRegistrationReply MsgType = 201 // what the controller wants the node to do
+	MsgNodeInfo              MsgType = 202 // sinfo/scontrol → slurmctld: NodeInfoRequest
+	MsgNodeInfoReply         MsgType = 203 // NodeInfoReply
+	MsgBatchJobComplete      MsgType = 204 // slurmd → slurmctld: a batch script ended
+
+	// Launch and job control, slurmctld → slurmd (msg_launch.go): 300–399.
+	MsgLaunchBatchJob MsgType = 300 // start a job's batch script on one node
+	MsgSignalJob      MsgType = 301 // signal every step of a job on one node
+	MsgTerminateJob   MsgType = 302 // end a job on one node: its steps are killed, then it reports back
+
+	// Next family: 400–499.
 )

@@ -1,0 +1,204 @@
+package wire
+
+// Job messages between the commands (sbatch, squeue, scancel, scontrol) and slurmctld.
+//
+// Conventions for every numeric field: NoVal (Slurm's NO_VAL, 0xfffffffe) means "not given",
+// Infinite (0xffffffff) means UNLIMITED; NoVal64 likewise for 64-bit fields. Times are int64
+// Unix seconds, 0 when unset. The submitting user is never taken from a message: the
+// controller uses the authenticated identity of the request.
+
+// NoVal, Infinite and NoVal64 are Slurm's NO_VAL, INFINITE and NO_VAL64 on the wire.
+const (
+	NoVal    uint32 = 0xfffffffe
+	Infinite uint32 = 0xffffffff
+	NoVal64  uint64 = 0xfffffffffffffffe
+)
+
+// JobDesc is a job as submitted: what sbatch built from its options, #SBATCH lines and
+// environment (compat/jobspec.JobSpec, flattened to wire types).
+type JobDesc struct {
+	Name          string   `codec:"name"`
+	Partition     string   `codec:"partition"` // "" = the default partition
+	Account       string   `codec:"account"`
+	QOS           string   `codec:"qos"`
+	Reservation   string   `codec:"reservation"`
+	WCKey         string   `codec:"wckey"`
+	Comment       string   `codec:"comment"`
+	Constraint    string   `codec:"constraint"`
+	Licenses      string   `codec:"licenses"`
+	Gres          string   `codec:"gres"`
+	MailType      uint16   `codec:"mail_type"`
+	MailUser      string   `codec:"mail_user"`
+	ReqNodes      string   `codec:"req_nodes"` // --nodelist as given (hostlist)
+	ExcNodes      string   `codec:"exc_nodes"` // --exclude as given
+	MinNodes      uint32   `codec:"min_nodes"` // NoVal = not given (1)
+	MaxNodes      uint32   `codec:"max_nodes"` // 0 = no maximum
+	NumTasks      uint32   `codec:"num_tasks"` // NoVal = not given
+	NTasksPerNode uint32   `codec:"ntasks_per_node"`
+	CPUsPerTask   uint32   `codec:"cpus_per_task"`
+	MemPerNode    uint64   `codec:"mem_per_node"` // MiB, NoVal64 = not given
+	MemPerCPU     uint64   `codec:"mem_per_cpu"`  // MiB, NoVal64 = not given
+	TimeLimit     uint32   `codec:"time_limit"`   // minutes
+	TimeMin       uint32   `codec:"time_min"`     // minutes
+	BeginTime     int64    `codec:"begin_time"`
+	Deadline      int64    `codec:"deadline"`
+	Hold          bool     `codec:"hold"`
+	Shared        int32    `codec:"shared"`  // compat/jobspec.Shared
+	Requeue       int32    `codec:"requeue"` // -1 unset, 0 no, 1 yes
+	Nice          int32    `codec:"nice"`
+	Priority      uint32   `codec:"priority"` // NoVal = not given
+	KillInvalid   int32    `codec:"kill_invalid_dep"`
+	SignalNumber  int32    `codec:"signal_number"` // --signal; 0 = none
+	SignalTime    int32    `codec:"signal_time"`   // seconds before the time limit
+	SignalFlags   uint16   `codec:"signal_flags"`  // 1 = B: (batch shell only), 2 = R:
+	OpenMode      int32    `codec:"open_mode"`     // compat/jobspec.OpenMode
+	StdOut        string   `codec:"std_out"`       // pattern as Slurm stores it ("" = default)
+	StdErr        string   `codec:"std_err"`
+	StdIn         string   `codec:"std_in"`
+	WorkDir       string   `codec:"work_dir"`
+	SubmitDir     string   `codec:"submit_dir"`
+	Dependency    string   `codec:"dependency"` // as given; the controller parses it
+	ArraySpec     string   `codec:"array_spec"` // --array as given; the controller parses it
+	Script        string   `codec:"script"`
+	ScriptArgs    []string `codec:"script_args"`
+	Environment   []string `codec:"environment"` // the job's environment after --export
+	SubmitLine    string   `codec:"submit_line"`
+	SubmitHost    string   `codec:"submit_host"`
+	Command       string   `codec:"command"` // the script path as named ("" for stdin/--wrap)
+
+	// Orbit's malleable-job and power options (DESIGN.md §8).
+	MinNodesInvasive uint32 `codec:"min_nodes_invasive"`
+	MaxNodesInvasive uint32 `codec:"max_nodes_invasive"`
+	NodeConstraints  string `codec:"node_constraints"`
+	MinPower         uint32 `codec:"min_power"`
+	MaxPower         uint32 `codec:"max_power"`
+}
+
+// SubmitBatchJobReply answers MsgSubmitBatchJob. It is sent only after the job is durable,
+// so a printed job id always survives a controller crash.
+type SubmitBatchJobReply struct {
+	JobID uint32 `codec:"job_id"`
+	// UserMessage is what the job_submit logic wants printed (Slurm's job_submit_user_msg).
+	UserMessage string `codec:"user_msg"`
+}
+
+// JobInfoRequest asks for jobs. Empty filters match everything; the reply lists jobs in the
+// controller's order (job id, array tasks in index order).
+type JobInfoRequest struct {
+	JobIDs []uint32 `codec:"job_ids"` // a job id also matches every task of an array with that id
+	// ShowAll includes jobs in hidden partitions (squeue -a); Orbit has none hidden yet.
+	ShowAll bool `codec:"show_all"`
+}
+
+// JobInfo is one job (or one array task) as squeue and scontrol show it.
+type JobInfo struct {
+	JobID         uint32   `codec:"job_id"`
+	ArrayJobID    uint32   `codec:"array_job_id"`   // 0 when not an array
+	ArrayTaskID   uint32   `codec:"array_task_id"`  // NoVal when not an array task
+	ArrayTaskStr  string   `codec:"array_task_str"` // pending remainder of an array, e.g. "3-9%2"
+	ArrayMaxTasks uint32   `codec:"array_max_tasks"`
+	Name          string   `codec:"name"`
+	UserID        uint32   `codec:"user_id"`
+	UserName      string   `codec:"user_name"`
+	GroupID       uint32   `codec:"group_id"`
+	GroupName     string   `codec:"group_name"`
+	Partition     string   `codec:"partition"`
+	Account       string   `codec:"account"`
+	QOS           string   `codec:"qos"`
+	State         uint32   `codec:"state"`  // compat/states.JobState bits
+	Reason        uint32   `codec:"reason"` // compat/states.Reason
+	StateDesc     string   `codec:"state_desc"`
+	Priority      uint32   `codec:"priority"`
+	Nice          int32    `codec:"nice"`
+	NodeList      string   `codec:"node_list"` // allocated nodes (hostlist)
+	BatchHost     string   `codec:"batch_host"`
+	ReqNodes      string   `codec:"req_nodes"`
+	ExcNodes      string   `codec:"exc_nodes"`
+	NumNodes      uint32   `codec:"num_nodes"` // allocated, or requested minimum while pending
+	MaxNodes      uint32   `codec:"max_nodes"`
+	NumCPUs       uint32   `codec:"num_cpus"`
+	NumTasks      uint32   `codec:"num_tasks"`
+	CPUsPerTask   uint32   `codec:"cpus_per_task"`
+	NTasksPerNode uint32   `codec:"ntasks_per_node"`
+	CPUsPerNode   []uint32 `codec:"cpus_per_node"` // allocated CPUs of each node of NodeList
+	MemPerNode    uint64   `codec:"mem_per_node"`
+	MemPerCPU     uint64   `codec:"mem_per_cpu"`
+	TimeLimit     uint32   `codec:"time_limit"` // minutes
+	TimeMin       uint32   `codec:"time_min"`
+	SubmitTime    int64    `codec:"submit_time"`
+	EligibleTime  int64    `codec:"eligible_time"`
+	AccrueTime    int64    `codec:"accrue_time"`
+	StartTime     int64    `codec:"start_time"` // actual, or expected while pending (0 = unknown)
+	EndTime       int64    `codec:"end_time"`
+	SuspendTime   int64    `codec:"suspend_time"`
+	PreSusTime    int64    `codec:"pre_sus_time"` // seconds run before the last suspend
+	Deadline      int64    `codec:"deadline"`
+	ExitCode      uint32   `codec:"exit_code"` // wait(2) status of the batch script
+	DerivedExit   uint32   `codec:"derived_exit"`
+	Restarts      uint32   `codec:"restarts"`
+	Requeue       bool     `codec:"requeue"`
+	BatchFlag     bool     `codec:"batch_flag"`
+	Dependency    string   `codec:"dependency"` // what remains, as scontrol prints it
+	Command       string   `codec:"command"`
+	WorkDir       string   `codec:"work_dir"`
+	StdOut        string   `codec:"std_out"`
+	StdErr        string   `codec:"std_err"`
+	StdIn         string   `codec:"std_in"`
+	Comment       string   `codec:"comment"`
+	Constraint    string   `codec:"constraint"`
+	Shared        int32    `codec:"shared"`
+	Contiguous    bool     `codec:"contiguous"`
+	SubmitLine    string   `codec:"submit_line"`
+	Reservation   string   `codec:"reservation"`
+	WCKey         string   `codec:"wckey"`
+	Licenses      string   `codec:"licenses"`
+	Gres          string   `codec:"gres"`
+	MailType      uint16   `codec:"mail_type"`
+	MailUser      string   `codec:"mail_user"`
+	AllocNode     string   `codec:"alloc_node"` // the submit host
+	AllocSID      uint32   `codec:"alloc_sid"`
+	OverSubscribe string   `codec:"oversubscribe"`
+}
+
+// JobInfoReply answers MsgJobInfo.
+type JobInfoReply struct {
+	LastUpdate int64     `codec:"last_update"`
+	Jobs       []JobInfo `codec:"jobs"`
+}
+
+// KillJobRequest signals or cancels one job, one array task, or a whole array. scancel
+// resolves its filters (-u, -n, -t, -p, -w) against MsgJobInfo itself and then sends one
+// request per job, as Slurm's scancel does.
+type KillJobRequest struct {
+	JobID uint32 `codec:"job_id"`
+	// ArrayTaskID selects one task of array JobID; NoVal means the job itself, or every task
+	// when JobID is an array's id.
+	ArrayTaskID uint32 `codec:"array_task_id"`
+	// Signal is the signal to send; 0 means cancel (SIGTERM, then SIGKILL after KillWait, and
+	// the job ends CANCELLED). A pending job that is signalled with SIGKILL is cancelled.
+	Signal int32 `codec:"signal"`
+	// Flags: KillBatchOnly (--batch), KillFullJob (--full).
+	Flags uint16 `codec:"flags"`
+}
+
+// Flags of KillJobRequest.
+const (
+	KillBatchOnly uint16 = 1 << 0 // signal only the batch shell
+	KillFullJob   uint16 = 1 << 1 // signal the batch shell and every step
+)
+
+// KillJobReply answers MsgKillJob; Errno is 0 or a Slurm errno (e.g. 2017, "Invalid job id
+// specified", or 2021, "Job/step already completing or completed") for the job named.
+type KillJobReply struct {
+	Errno int32  `codec:"errno"`
+	Text  string `codec:"text"`
+}
+
+func init() {
+	Register(MsgSubmitBatchJob, "REQUEST_SUBMIT_BATCH_JOB", func() any { return new(JobDesc) })
+	Register(MsgSubmitBatchJobReply, "RESPONSE_SUBMIT_BATCH_JOB", func() any { return new(SubmitBatchJobReply) })
+	Register(MsgJobInfo, "REQUEST_JOB_INFO", func() any { return new(JobInfoRequest) })
+	Register(MsgJobInfoReply, "RESPONSE_JOB_INFO", func() any { return new(JobInfoReply) })
+	Register(MsgKillJob, "REQUEST_KILL_JOB", func() any { return new(KillJobRequest) })
+	Register(MsgKillJobReply, "RESPONSE_KILL_JOB", func() any { return new(KillJobReply) })
+}

@@ -1,0 +1,112 @@
+package wire
+
+// Node messages: slurmd's registration and batch-completion reports to slurmctld, and the node
+// table that sinfo and scontrol read.
+
+// NodeRegistration is what slurmd tells the controller when it starts, after a reconfigure,
+// and when the controller asks (Slurm's MESSAGE_NODE_REGISTRATION_STATUS). One slurmd hosting
+// several nodes (emulation, `slurmd -N`) sends one registration per node.
+type NodeRegistration struct {
+	NodeName       string `codec:"node_name"`
+	Hostname       string `codec:"hostname"`
+	Addr           string `codec:"addr"` // host:port where this node's slurmd listens
+	Version        string `codec:"version"`
+	CPUs           uint32 `codec:"cpus"`
+	Boards         uint32 `codec:"boards"`
+	Sockets        uint32 `codec:"sockets"`
+	CoresPerSocket uint32 `codec:"cores_per_socket"`
+	ThreadsPerCore uint32 `codec:"threads_per_core"`
+	RealMemory     uint64 `codec:"real_memory"` // MiB
+	TmpDisk        uint64 `codec:"tmp_disk"`    // MiB
+	BootTime       int64  `codec:"boot_time"`
+	SlurmdStart    int64  `codec:"slurmd_start"`
+	// RunningJobs lists the jobs that still have live steps on this node (after a slurmd
+	// restart, the ones it reattached to), so the controller can reconcile.
+	RunningJobs []uint32 `codec:"running_jobs"`
+}
+
+// NodeRegistrationReply tells a node which of its RunningJobs the controller no longer knows
+// as running there; slurmd terminates those.
+type NodeRegistrationReply struct {
+	TerminateJobs []uint32 `codec:"terminate_jobs"`
+}
+
+// NodeInfoRequest asks for the node and partition tables.
+type NodeInfoRequest struct {
+	NodeNames []string `codec:"node_names"` // empty = every node
+}
+
+// NodeInfo is one node as sinfo and scontrol show it.
+type NodeInfo struct {
+	Name           string   `codec:"name"`
+	Hostname       string   `codec:"hostname"`
+	Addr           string   `codec:"addr"`
+	State          uint32   `codec:"state"` // compat/states.NodeState bits
+	CPUs           uint32   `codec:"cpus"`
+	AllocCPUs      uint32   `codec:"alloc_cpus"`
+	Boards         uint32   `codec:"boards"`
+	Sockets        uint32   `codec:"sockets"`
+	CoresPerSocket uint32   `codec:"cores_per_socket"`
+	ThreadsPerCore uint32   `codec:"threads_per_core"`
+	RealMemory     uint64   `codec:"real_memory"`
+	AllocMemory    uint64   `codec:"alloc_memory"`
+	TmpDisk        uint64   `codec:"tmp_disk"`
+	Weight         uint32   `codec:"weight"`
+	Features       string   `codec:"features"`
+	Gres           string   `codec:"gres"`
+	Partitions     []string `codec:"partitions"`
+	Reason         string   `codec:"reason"`
+	ReasonUID      uint32   `codec:"reason_uid"`
+	ReasonTime     int64    `codec:"reason_time"`
+	BootTime       int64    `codec:"boot_time"`
+	SlurmdStart    int64    `codec:"slurmd_start"`
+	LastBusy       int64    `codec:"last_busy"`
+	Version        string   `codec:"version"`
+}
+
+// PartitionInfo is one partition as sinfo and scontrol show it.
+type PartitionInfo struct {
+	Name        string `codec:"name"`
+	Nodes       string `codec:"nodes"` // hostlist
+	Default     bool   `codec:"default"`
+	State       string `codec:"state"`        // UP, DOWN, DRAIN, INACTIVE
+	MaxTime     uint32 `codec:"max_time"`     // minutes, Infinite
+	DefaultTime uint32 `codec:"default_time"` // minutes, NoVal
+	MaxNodes    uint32 `codec:"max_nodes"`
+	MinNodes    uint32 `codec:"min_nodes"`
+	TotalCPUs   uint32 `codec:"total_cpus"`
+	TotalNodes  uint32 `codec:"total_nodes"`
+}
+
+// NodeInfoReply answers MsgNodeInfo.
+type NodeInfoReply struct {
+	LastUpdate int64           `codec:"last_update"`
+	Nodes      []NodeInfo      `codec:"nodes"`
+	Partitions []PartitionInfo `codec:"partitions"`
+}
+
+// BatchJobComplete reports that a job's batch script ended on its batch host (Slurm's
+// REQUEST_COMPLETE_BATCH_SCRIPT). It is retried until the controller acknowledges it, and the
+// controller treats a repeat as a no-op.
+type BatchJobComplete struct {
+	JobID    uint32 `codec:"job_id"`
+	NodeName string `codec:"node_name"`
+	// WaitStatus is the batch shell's wait(2) status (exit code << 8 | signal), what
+	// scontrol shows as ExitCode=rc:sig.
+	WaitStatus uint32 `codec:"wait_status"`
+	// TimedOut says the step was killed at its time limit; Cancelled that it was killed
+	// because the controller asked (scancel, MsgTerminateJob).
+	TimedOut  bool `codec:"timed_out"`
+	Cancelled bool `codec:"cancelled"`
+	// LaunchFailed says the script could not be started at all (Text says why).
+	LaunchFailed bool   `codec:"launch_failed"`
+	Text         string `codec:"text"`
+}
+
+func init() {
+	Register(MsgNodeRegistration, "MESSAGE_NODE_REGISTRATION_STATUS", func() any { return new(NodeRegistration) })
+	Register(MsgNodeRegistrationReply, "RESPONSE_NODE_REGISTRATION", func() any { return new(NodeRegistrationReply) })
+	Register(MsgNodeInfo, "REQUEST_NODE_INFO", func() any { return new(NodeInfoRequest) })
+	Register(MsgNodeInfoReply, "RESPONSE_NODE_INFO", func() any { return new(NodeInfoReply) })
+	Register(MsgBatchJobComplete, "REQUEST_COMPLETE_BATCH_SCRIPT", func() any { return new(BatchJobComplete) })
+}
