@@ -19,7 +19,8 @@ while IFS=: read -r file name; do
   count=$((count+1))
   for try in 1 2; do
     before=$(corpus_size "$pkg" "$name")
-    echo "fuzz: $pkg $name ($FUZZTIME)${try/#2/, again}"
+    again=""; [ "$try" = 2 ] && again=", again"
+    echo "fuzz: $pkg $name ($FUZZTIME$again)"
     if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >"$log" 2>&1; then
       break
     fi
