@@ -8,6 +8,7 @@ package rpcauth
 
 import (
 	"context"
+	"strings"
 
 	"github.com/orbit-hpc/orbit/internal/auth"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -29,4 +30,19 @@ func (a Authenticator) Authenticate(_ context.Context, req *wire.Request) (*wire
 		return nil, wire.NewError(wire.ErrnoAuthentication)
 	}
 	return &wire.Identity{UID: id.UID, GID: id.GID, Host: id.Host}, nil
+}
+
+// DefaultSocketPath is where a daemon serves the local auth socket unless AuthInfo's socket=
+// names another path (Slurm's auth/slurm uses the same place for slurmd's socket).
+const DefaultSocketPath = "/run/slurm/sack.socket"
+
+// SocketPath returns the auth socket named by a socket= option in authInfo (slurm.conf's
+// AuthInfo, comma-separated), or DefaultSocketPath.
+func SocketPath(authInfo string) string {
+	for _, opt := range strings.Split(authInfo, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(opt), "socket="); ok && v != "" {
+			return v
+		}
+	}
+	return DefaultSocketPath
 }

@@ -22,8 +22,11 @@ var (
 	dir   string
 )
 
-// Path returns the path of the Orbit binary name (e.g. "scontrol", "slurmctld"), building it
-// from the repository's ./<name> package on first use. It fails the test if the build fails.
+// Path returns the path of the Orbit binary name, building it from the repository's ./<name>
+// package on first use. name is the package directory ("scontrol", "slurmctld",
+// "slurmd/slurmstepd"); the binary is named for its last element, and every binary lands in
+// the same directory, so a daemon finds its helpers (slurmd finds slurmstepd) beside itself.
+// It fails the test if the build fails.
 func Path(t testing.TB, name string) string {
 	t.Helper()
 	p, err := build(name)
@@ -49,7 +52,7 @@ func build(name string) (string, error) {
 			return "", err
 		}
 	}
-	out := filepath.Join(dir, name)
+	out := filepath.Join(dir, filepath.Base(name))
 	cmd := exec.Command("go", "build", "-o", out, "./"+name)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
