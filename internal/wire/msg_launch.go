@@ -44,6 +44,8 @@ type LaunchBatchJob struct {
 	SubmitHost   string   `codec:"submit_host"`
 	StartTime    int64    `codec:"start_time"`
 	ClusterName  string   `codec:"cluster_name"`
+	// MemPerCPU is --mem-per-cpu in MiB (SLURM_MEM_PER_CPU); 0 when memory is per node.
+	MemPerCPU uint64 `codec:"mem_per_cpu"`
 }
 
 // SignalJob sends Signal to the job's steps on one node (Slurm's REQUEST_SIGNAL_TASKS).

@@ -47,6 +47,11 @@ type StepSpec struct {
 	// PreTimeout is sbatch --signal=[B:]sig@time; nil for none.
 	PreTimeout *PreTimeoutSignal
 
+	// TaskPidEnv names a variable (Slurm's SLURM_TASK_PID) that each task finds set to its
+	// own pid. Go cannot run code between fork and exec, so when set, each task is started
+	// through a /bin/sh shim that exports $$ and execs the task in place (same pid).
+	TaskPidEnv string
+
 	// ControlSocket is the path the supervisor will serve; recorded in the state file. Empty:
 	// Slurm's name, <Spool>/<NodeName>_<JobID>.<StepID> (the batch step as 4294967294).
 	ControlSocket string
@@ -104,6 +109,11 @@ func (s *StepSpec) validate() error {
 		}
 		if len(s.Tasks) != 1 {
 			return fmt.Errorf("stepd: batch step of job %d has %d tasks, want 1", s.JobID, len(s.Tasks))
+		}
+	}
+	for i, c := range s.TaskPidEnv {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return fmt.Errorf("stepd: TaskPidEnv %q is not a variable name", s.TaskPidEnv)
 		}
 	}
 	if s.TimeLimit < 0 || s.KillWait < 0 {

@@ -304,6 +304,9 @@ func strerror(err error) string {
 	return err.Error()
 }
 
+// taskPidShim is the shell that exports a task's own pid before exec'ing it (TaskPidEnv).
+const taskPidShim = "/bin/sh"
+
 // fork starts one task. A task that cannot be executed exits with the errno as its exit
 // code after an "execve(): ..." line on its stderr, as a Slurm task does.
 func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
@@ -328,8 +331,12 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 			t.pipes = append(t.pipes, st.pipes[n])
 		}
 	}
+	path, argv := t.Argv[0], t.Argv
+	if name := s.spec.TaskPidEnv; name != "" {
+		path, argv = taskPidShim, append([]string{taskPidShim, "-c", "export " + name + "=$$; exec \"$@\"", s.spec.logPrefix()}, t.Argv...)
+	}
 	pid, ch, err := forkRegistered(func() (int, error) {
-		return syscall.ForkExec(t.Argv[0], t.Argv, attr)
+		return syscall.ForkExec(path, argv, attr)
 	})
 	if err != nil {
 		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], strerror(err)))

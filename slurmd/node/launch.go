@@ -1,0 +1,146 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/orbit-hpc/orbit/internal/auth"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmd/stepd"
+	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
+)
+
+// handleLaunchBatch starts a job's batch script: authorize the caller, check the launch
+// credential, then start slurmstepd and reply once the script runs.
+func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any, error) {
+	m := req.Body.(*wire.LaunchBatchJob)
+	if !d.privileged(req) {
+		d.log.Warn("launch refused: caller is not root or SlurmUser", "uid", req.Identity.UID, "job", m.JobID)
+		return nil, wire.NewError(wire.ErrnoAccessDenied)
+	}
+	h := d.nodes[m.NodeName]
+	if h == nil {
+		return nil, errInvalidNode(m.NodeName)
+	}
+	lc, err := d.launchV.VerifyLaunch(m.Cred, m.NodeName)
+	if err != nil {
+		d.log.Warn("launch refused: bad credential", "job", m.JobID, "node", m.NodeName, "err", err)
+		if errors.Is(err, auth.ErrLaunchExpired) {
+			return nil, wire.Errorf(errnoCredentialExpired, "Job credential expired")
+		}
+		return nil, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
+	}
+	if lc.JobID != m.JobID || lc.UID != m.UserID || lc.GID != m.GroupID {
+		d.log.Warn("launch refused: credential is for another job or user", "job", m.JobID, "cred_job", lc.JobID,
+			"uid", m.UserID, "cred_uid", lc.UID)
+		return nil, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
+	}
+	if len(m.Script) == 0 {
+		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: batch script is empty")
+	}
+
+	// One launch per job: a resent launch (the controller retried after a lost reply) finds
+	// the job starting or running and succeeds without starting it twice.
+	d.mu.Lock()
+	if d.starting[m.JobID] {
+		d.mu.Unlock()
+		return nil, nil
+	}
+	d.starting[m.JobID] = true
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		delete(d.starting, m.JobID)
+		d.mu.Unlock()
+	}()
+	if st := d.liveBatch(h, m.JobID); st != nil {
+		d.log.Info("launch repeated for a running job; not starting it again", "job", m.JobID, "node", m.NodeName)
+		return nil, nil
+	}
+	if err := d.startStepd(ctx, h, m); err != nil {
+		d.log.Error("batch launch failed", "job", m.JobID, "node", m.NodeName, "err", err)
+		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: %v", err)
+	}
+	return nil, nil
+}
+
+// liveBatch is the batch step of job on h, when its slurmstepd still runs.
+func (d *Daemon) liveBatch(h *hosted, job uint32) *stepd.State {
+	st, err := stepd.ReadState(stepd.StatePath(h.spool, job, stepd.BatchStep))
+	if err != nil || st.Ended() || !stepd.Alive(st) {
+		return nil
+	}
+	return st
+}
+
+// startStepd writes the launch file, starts slurmstepd in its own session and waits for it
+// to say the script runs.
+func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJob) error {
+	cfg := d.cfg
+	b := &stepdlaunch.Batch{
+		Msg: *m, NodeName: h.node.Name, Spool: h.spool, ConfPath: d.opts.ConfPath, KeyPath: d.keyPath,
+		CtldAddrs: d.ctlds, ClusterName: cfg.ClusterName, CtldPort: uint32(cfg.SlurmctldPort),
+		MessageTimeout: int(d.timeout / time.Second), KillWait: int(cfg.KillWait),
+		LogFile: d.opts.LogFile, Debug: d.opts.Debug,
+	}
+	if b.ClusterName == "" {
+		b.ClusterName = m.ClusterName
+	}
+	if len(cfg.SlurmctldHosts) > 0 {
+		b.CtldAddr = cfg.SlurmctldHosts[0].Addr
+	}
+	if host, _, err := net.SplitHostPort(d.ctlds[0]); err == nil && b.CtldAddr == "" {
+		b.CtldAddr = host
+	}
+	if v, ok := cfg.Get("TmpFS"); ok {
+		b.TmpFS = v
+	}
+	if v, ok := cfg.Get("JobFileAppend"); ok {
+		b.JobFileAppend = v == "1"
+	}
+	path := stepdlaunch.Path(h.spool, m.JobID)
+	if err := stepdlaunch.Write(path, b); err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cmd := exec.Command(d.stepd, "--batch", path)
+	cmd.ExtraFiles = []*os.File{w} // fd 3: stepdlaunch.ReadyFD
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Dir = "/"
+	if d.opts.Debug && d.opts.LogFile == "" {
+		cmd.Stderr = os.Stderr
+	}
+	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + h.node.Name}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		os.Remove(path)
+		return fmt.Errorf("cannot start slurmstepd: %v", err)
+	}
+	w.Close()
+	// slurmstepd outlives slurmd; while slurmd runs, it reaps it.
+	go cmd.Wait()
+	deadline := time.Now().Add(d.timeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	r.SetReadDeadline(deadline)
+	if err := stepdlaunch.ReadReady(r); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("slurmstepd (pid %d) did not start the script in time", cmd.Process.Pid)
+		}
+		return err
+	}
+	d.log.Info("launched batch job", "job", m.JobID, "node", h.node.Name, "uid", m.UserID, "stepd_pid", strconv.Itoa(cmd.Process.Pid))
+	return nil
+}
