@@ -1,7 +1,9 @@
-// Command slurmctld is Orbit's controller daemon. For now it validates the configuration
-// (`slurmctld -t`, the way `sshd -t` does) and prints its version; the controller itself
-// arrives with the next issue. Options and config lookup are in options.go, the check in
-// check.go.
+// Command slurmctld is Orbit's controller daemon (the controller itself is package
+// slurmctld/ctld). It starts as Slurm's does: -D keeps it in the foreground, otherwise it
+// detaches and writes SlurmctldPidFile; -f/SLURM_CONF/"/etc/slurm/slurm.conf" name the
+// configuration; logs go to SlurmctldLogFile (and stderr with -D); SIGTERM and SIGINT stop it
+// cleanly. It refuses to start on configuration errors, printing them as -t does. Options
+// are in options.go, the -t check in check.go, the daemon's start in daemon.go.
 package main
 
 import (
@@ -30,6 +32,5 @@ func run(args []string, stdout, stderr *os.File) int {
 	case opts.test:
 		return checkConfig(opts.confPath, stdout, stderr)
 	}
-	fmt.Fprintln(stderr, "slurmctld: the Orbit controller is not implemented yet; only -t (check the configuration) and -V work in this release")
-	return 1
+	return runDaemon(opts, args, stderr)
 }

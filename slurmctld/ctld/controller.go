@@ -1,0 +1,244 @@
+package ctld
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/user"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/auth"
+	"github.com/orbit-hpc/orbit/internal/rpcauth"
+	"github.com/orbit-hpc/orbit/internal/store"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Options configure a Controller.
+type Options struct {
+	// Config is the loaded slurm.conf.
+	Config *conf.Config
+	// Key is the auth/slurm key (slurm.key): it verifies requests, signs the controller's
+	// messages to nodes and signs launch credentials.
+	Key *auth.Key
+	// Logger receives the controller's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now. Handlers read it, apply never does.
+	Now func() time.Time
+	// SchedInterval is how often the scheduler runs without being woken; 0 means 5 s.
+	SchedInterval time.Duration
+	// ClearState discards the saved jobs and node states at start (slurmctld -c).
+	ClearState bool
+	// LaunchWorkers bounds concurrent calls to nodes; 0 means 32.
+	LaunchWorkers int
+}
+
+// Controller is a running slurmctld.
+type Controller struct {
+	cfg     *conf.Config
+	log     *slog.Logger
+	now     func() time.Time
+	store   *store.Store
+	srv     *wire.Server
+	nodeOpt wire.ClientOptions // how the controller calls nodes
+	launch  *auth.LaunchSigner
+
+	slurmUID uint32
+	selfUID  uint32
+	trackMem bool
+	interval time.Duration
+
+	mu sync.RWMutex
+	t  *tables
+
+	kick  chan struct{}
+	agent chan agentTask
+
+	names nameCache
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	closeOnce sync.Once
+	listener  net.Listener
+}
+
+// New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
+// controller ready to Serve. It fails when the state cannot be opened (for example while
+// another slurmctld holds it).
+func New(opts Options) (*Controller, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		return nil, errors.New("ctld: no configuration")
+	}
+	if opts.Key == nil {
+		return nil, errors.New("ctld: no auth key")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	if cfg.StateSaveLocation == "" {
+		return nil, errors.New("ctld: StateSaveLocation is not set")
+	}
+	if err := os.MkdirAll(cfg.StateSaveLocation, 0o755); err != nil {
+		return nil, fmt.Errorf("StateSaveLocation %s: %w", cfg.StateSaveLocation, err)
+	}
+	st, err := store.Open(cfg.StateSaveLocation, store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	msgTimeout := time.Duration(cfg.MessageTimeout) * time.Second
+	c := &Controller{
+		cfg:      cfg,
+		log:      log,
+		now:      now,
+		store:    st,
+		launch:   auth.NewLaunchSigner(opts.Key),
+		selfUID:  uint32(os.Getuid()),
+		slurmUID: lookupUID(cfg.SlurmUser),
+		trackMem: memoryTracked(cfg.SelectTypeParameters),
+		interval: opts.SchedInterval,
+		t:        newTables(cfg),
+		kick:     make(chan struct{}, 1),
+		agent:    make(chan agentTask, 4096),
+		ctx:      ctx,
+		cancel:   cancel,
+	}
+	c.launch.Now = now
+	if c.interval <= 0 {
+		c.interval = 5 * time.Second
+	}
+	c.nodeOpt = wire.ClientOptions{
+		MessageTimeout: msgTimeout,
+		Signer:         auth.NewKeySigner(opts.Key, uint32(os.Getuid()), uint32(os.Getgid())),
+	}
+	if opts.ClearState {
+		if err := c.clearState(); err != nil {
+			st.Close()
+			cancel()
+			return nil, err
+		}
+	}
+	if err := c.recover(); err != nil {
+		st.Close()
+		cancel()
+		return nil, err
+	}
+	c.srv = wire.NewServer(wire.ServerOptions{
+		Logger:         log,
+		MessageTimeout: msgTimeout,
+		Authenticator:  rpcauth.Authenticator{V: auth.NewKeyVerifier(opts.Key)},
+	})
+	c.register()
+	workers := opts.LaunchWorkers
+	if workers <= 0 {
+		workers = 32
+	}
+	for range workers {
+		c.wg.Add(1)
+		go c.agentWorker()
+	}
+	c.wg.Add(2)
+	go c.schedLoop()
+	go c.limitsLoop()
+	c.wake() // recovered jobs get their pending reasons (and maybe start) at once
+	return c, nil
+}
+
+// register installs every endpoint, one message family per file.
+func (c *Controller) register() {
+	c.srv.HandleRPC(wire.MsgPing, c.handlePing)
+	c.srv.HandleRPC(wire.MsgSubmitBatchJob, c.handleSubmitBatchJob)
+	c.srv.HandleRPC(wire.MsgJobInfo, c.handleJobInfo)
+	c.srv.HandleRPC(wire.MsgKillJob, c.handleKillJob)
+	c.srv.HandleRPC(wire.MsgNodeRegistration, c.handleNodeRegistration)
+	c.srv.HandleRPC(wire.MsgNodeInfo, c.handleNodeInfo)
+	c.srv.HandleRPC(wire.MsgBatchJobComplete, c.handleBatchJobComplete)
+}
+
+// Serve answers RPCs on l until Close.
+func (c *Controller) Serve(l net.Listener) error {
+	c.mu.Lock()
+	if c.listener == nil {
+		c.listener = l
+	}
+	c.mu.Unlock()
+	err := c.srv.Serve(l)
+	if errors.Is(err, wire.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Addr is the address of the first listener given to Serve, or nil.
+func (c *Controller) Addr() net.Addr {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.listener == nil {
+		return nil
+	}
+	return c.listener.Addr()
+}
+
+// Close stops serving, stops the background loops and closes the state (every acknowledged
+// change is already durable).
+func (c *Controller) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		c.srv.Close()
+		c.cancel()
+		c.wg.Wait()
+		err = c.store.Close()
+	})
+	return err
+}
+
+// wake asks the scheduler for a pass soon; many wakes before it runs make one pass.
+func (c *Controller) wake() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// ListenAddr is where slurmctld listens: the first SlurmctldHost's address and SlurmctldPort.
+func ListenAddr(cfg *conf.Config) string {
+	host := "127.0.0.1"
+	if len(cfg.SlurmctldHosts) > 0 {
+		host = cfg.SlurmctldHosts[0].Addr
+		if host == "" {
+			host = cfg.SlurmctldHosts[0].Name
+		}
+	}
+	if cfg.SlurmctldAddr != "" {
+		host = cfg.SlurmctldAddr
+	}
+	return net.JoinHostPort(host, strconv.Itoa(int(cfg.SlurmctldPort)))
+}
+
+func lookupUID(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	if u, err := user.Lookup(name); err == nil {
+		if n, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
+			return uint32(n)
+		}
+	}
+	if n, err := strconv.ParseUint(name, 10, 32); err == nil {
+		return uint32(n)
+	}
+	return 0
+}

@@ -1,0 +1,25 @@
+// Package ctld is Orbit's controller, the daemon behind slurmctld: it owns the truth about
+// nodes, partitions and jobs, serves the RPC endpoints the commands and slurmd call, runs the
+// FIFO scheduler, launches batch jobs on nodes, enforces time limits and watches node health.
+//
+// Shape (DESIGN.md §2, §5):
+//
+//   - State lives in memory (tables.go) and in internal/store (SQLite in StateSaveLocation).
+//     Every change is a typed request (a change, state_apply.go) applied by ONE function,
+//     Controller.apply, which writes the store batch and the memory tables together, under
+//     the state lock, in the same order. Handlers stamp ids and times before calling apply;
+//     apply never reads the clock, so it is deterministic.
+//   - A reply that says "accepted" (a job id, a cancel, a registration) is sent only after the
+//     store has committed the change: the batch is enqueued under the lock (disk order equals
+//     memory order) and waited for outside it (many requests share one group commit).
+//   - Reads are served from memory under an RWMutex and return copies.
+//   - Network calls to nodes (launch, signal, terminate, ping) never hold the state lock;
+//     they run in the launch agent's worker pool (launch_agent.go).
+//   - Every endpoint reads the same way: authenticate (rpcauth) → authorize → validate →
+//     default → apply → wait for durability → reply. One message family per file.
+//
+// Scheduling is FIFO (sched_fifo.go), with a CR_CPU-like node selection (select.go).
+// Pending reasons are scheduler output, kept in memory only and recomputed after a restart.
+//
+// This package must not import any command package, slurmd, or the plugin host.
+package ctld

@@ -1,0 +1,106 @@
+package ctld
+
+import (
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// purgeBatch bounds how many finished jobs one purge change removes.
+const purgeBatch = 1000
+
+// limitsLoop enforces time limits and MinJobAge once a second.
+func (c *Controller) limitsLoop() {
+	defer c.wg.Done()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		c.enforceTimeLimits()
+		c.purgeOldJobs()
+		c.checkNodeHealth()
+	}
+}
+
+// enforceTimeLimits ends every running job past its time limit plus OverTimeLimit: TIMEOUT
+// (reason TimeLimit) with COMPLETING, and a terminate to each of its nodes. The node kills the
+// steps (SIGTERM, KillWait, SIGKILL) and the batch host reports the end, which releases the
+// nodes.
+func (c *Controller) enforceTimeLimits() {
+	now := c.now().Unix()
+	over := int64(c.cfg.OverTimeLimit) * 60
+	type victim struct {
+		id    uint32
+		nodes []string
+	}
+	var victims []victim
+	var chs multi
+	c.mu.Lock()
+	for _, j := range c.t.jobs {
+		if !j.state().IsRunning() || j.TimeLimit == wire.Infinite || j.TimeLimit == wire.NoVal {
+			continue
+		}
+		if now < j.StartTime+int64(j.TimeLimit)*60+over {
+			continue
+		}
+		chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailTimeout, end: now, completing: true})
+		victims = append(victims, victim{j.JobID, append([]string(nil), j.Nodes...)})
+	}
+	if len(chs) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	p, err := c.apply(chs)
+	c.mu.Unlock()
+	if err == nil {
+		err = p.Wait(c.ctx)
+	}
+	if err != nil {
+		c.log.Error("cannot record time limits", "err", err)
+		return
+	}
+	for _, v := range victims {
+		c.log.Info("job reached its time limit", "job", v.id)
+		for _, n := range v.nodes {
+			c.send(agentTask{kind: taskTerminate, jobID: v.id, node: n, timedOut: true})
+		}
+	}
+}
+
+// purgeOldJobs removes finished jobs MinJobAge seconds after they ended (MinJobAge=0 keeps
+// them forever, as in Slurm). Each is appended to the accounting table first, in the same
+// batch that deletes it from the live table.
+func (c *Controller) purgeOldJobs() {
+	age := int64(c.cfg.MinJobAge)
+	if age == 0 {
+		return
+	}
+	now := c.now().Unix()
+	c.mu.Lock()
+	var ids []uint32
+	for id, j := range c.t.jobs {
+		if j.state().IsFinished() && !j.state().IsCompleting() && j.EndTime+age <= now {
+			ids = append(ids, id)
+			if len(ids) == purgeBatch {
+				break
+			}
+		}
+	}
+	if len(ids) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	p, err := c.apply(purgeJobs{ids: ids})
+	c.mu.Unlock()
+	if err == nil {
+		err = p.Wait(c.ctx)
+	}
+	if err != nil {
+		c.log.Error("cannot purge old jobs", "err", err)
+	}
+}

@@ -1,0 +1,211 @@
+package ctld
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/store"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// handleSubmitBatchJob serves MsgSubmitBatchJob (sbatch): authenticate → validate → default →
+// apply → wait until durable → reply with the job id.
+func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.(*wire.JobDesc)
+	now := c.now().Unix()
+	j, err := c.newJob(d, id, now)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	j.JobID = c.t.nextJobID
+	if j.Priority != 0 {
+		j.Priority = max(c.t.lowPrio-1, 1)
+	}
+	p, err := c.apply(submitJob{job: j})
+	c.mu.Unlock()
+	if err != nil {
+		c.log.Error("submit not applied", "err", err)
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "Unable to create job record, try again")
+	}
+	if err := p.Wait(ctx); err != nil {
+		return nil, durabilityError(err)
+	}
+	c.log.Info("job submitted", "job", j.JobID, "uid", j.UserID, "partition", j.Partition)
+	c.wake()
+	return &wire.SubmitBatchJobReply{JobID: j.JobID}, nil
+}
+
+// durabilityError is the reply when a change could not be confirmed durable. The change may
+// still be durable (store.ErrOutcomeUnknown), so the reply never claims it failed for sure.
+func durabilityError(err error) error {
+	if errors.Is(err, store.ErrOutcomeUnknown) {
+		return wire.Errorf(wire.ErrnoSocketTimeout, "Socket timed out on send/recv operation")
+	}
+	return wire.Errorf(wire.ErrnoSlurmError, "Unable to save job state: %v", err)
+}
+
+// newJob validates d and fills in its defaults (partition, node and task counts, time
+// limit), the way Slurm's job_create does. It reads only the configuration, which never
+// changes while the controller runs, so it needs no lock.
+func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*jobRecord, error) {
+	if strings.TrimSpace(d.Script) == "" {
+		return nil, slurmErr(errnoScriptMissing)
+	}
+	t := c.t // partitions and nodes' configuration are immutable
+	partName := d.Partition
+	if partName == "" {
+		if t.defPart == "" {
+			return nil, slurmErr(errnoDefaultPartNotSet)
+		}
+		partName = t.defPart
+	}
+	// Several partitions ("-p a,b"): every one must exist; Orbit runs the job in the first.
+	names := strings.Split(partName, ",")
+	for _, n := range names {
+		if t.parts[strings.TrimSpace(n)] == nil {
+			return nil, slurmErr(errnoInvalidPartitionName)
+		}
+	}
+	part := t.parts[strings.TrimSpace(names[0])]
+
+	j := &jobRecord{
+		UserID:     id.UID,
+		GroupID:    id.GID,
+		Desc:       *d,
+		Partition:  part.conf.Name,
+		State:      uint32(states.JobPending),
+		Reason:     uint32(states.WaitNoReason),
+		Priority:   1, // replaced by the handler under the lock
+		SubmitTime: now,
+	}
+	j.Desc.Partition = partName
+
+	j.MinNodes = d.MinNodes
+	if j.MinNodes == wire.NoVal || j.MinNodes == 0 {
+		j.MinNodes = 1
+	}
+	j.MaxNodes = d.MaxNodes
+	if j.MaxNodes == wire.NoVal || j.MaxNodes == wire.Infinite {
+		j.MaxNodes = 0
+	}
+	if j.MaxNodes != 0 && j.MaxNodes < j.MinNodes {
+		return nil, slurmErr(errnoInvalidNodeCount)
+	}
+	if d.ReqNodes != "" {
+		req, err := hostlist.Expand(d.ReqNodes)
+		if err != nil {
+			return nil, slurmErr(errnoInvalidNodeName)
+		}
+		for _, n := range req {
+			if t.nodes[n] == nil {
+				return nil, slurmErr(errnoInvalidNodeName)
+			}
+			if !inList(part.nodes, n) {
+				return nil, slurmErr(errnoNodesNotInPartition)
+			}
+		}
+		if j.MaxNodes != 0 && uint32(len(req)) > j.MaxNodes {
+			return nil, slurmErr(errnoNodeConfigUnavail)
+		}
+		j.MinNodes = max(j.MinNodes, uint32(len(req)))
+	}
+	if d.ExcNodes != "" {
+		exc, err := hostlist.Expand(d.ExcNodes)
+		if err != nil {
+			return nil, slurmErr(errnoInvalidNodeName)
+		}
+		for _, n := range exc {
+			if t.nodes[n] == nil {
+				return nil, slurmErr(errnoInvalidNodeName)
+			}
+		}
+	}
+	j.CPUsPerTask = d.CPUsPerTask
+	if j.CPUsPerTask == wire.NoVal || j.CPUsPerTask == 0 {
+		j.CPUsPerTask = 1
+	}
+	if d.NTasksPerNode != wire.NoVal && d.NTasksPerNode != 0 {
+		j.TasksPerNod = d.NTasksPerNode
+	}
+	j.NumTasks = d.NumTasks
+	if j.NumTasks == wire.NoVal || j.NumTasks == 0 {
+		j.NumTasks = j.MinNodes
+		if j.TasksPerNod > 0 {
+			j.NumTasks = j.MinNodes * j.TasksPerNod
+		}
+	}
+	j.NumTasks = max(j.NumTasks, j.MinNodes)
+	j.Exclusive = jobspec.Shared(d.Shared) == jobspec.SharedNone ||
+		strings.EqualFold(part.conf.OverSubscribe, "EXCLUSIVE")
+
+	// Memory: a request no node of the partition can hold is refused now, as Slurm does.
+	if d.MemPerNode != wire.NoVal64 && d.MemPerNode != 0 {
+		j.MemPerNode = d.MemPerNode
+	}
+	if d.MemPerCPU != wire.NoVal64 && d.MemPerCPU != 0 {
+		j.MemPerCPU = d.MemPerCPU
+	}
+	if need := j.memPerNode(ceilDiv(j.NumTasks, j.MinNodes) * j.CPUsPerTask); need > 0 {
+		var most uint64
+		for _, n := range part.nodes {
+			most = max(most, t.nodes[n].conf.RealMemory)
+		}
+		if need > most {
+			return nil, slurmErr(errnoInvalidTaskMemory)
+		}
+	}
+
+	j.TimeLimit = d.TimeLimit
+	if j.TimeLimit == wire.NoVal {
+		j.TimeLimit = part.conf.DefaultTime
+		if j.TimeLimit == wire.NoVal {
+			j.TimeLimit = part.conf.MaxTime
+		}
+	}
+	j.EligibleTime = now
+	if d.BeginTime > now {
+		j.EligibleTime = d.BeginTime
+		j.Reason = uint32(states.WaitTime)
+	}
+	if d.Hold {
+		j.Priority = 0
+		j.Reason = uint32(states.WaitHeldUser)
+	}
+	return j, nil
+}
+
+// memPerNode is the memory (MiB) the job needs on a node given cpus CPUs there.
+func (j *jobRecord) memPerNode(cpus uint32) uint64 {
+	switch {
+	case j.MemPerNode > 0:
+		return j.MemPerNode
+	case j.MemPerCPU > 0:
+		return j.MemPerCPU * uint64(cpus)
+	}
+	return 0
+}
+
+func ceilDiv(a, b uint32) uint32 {
+	if b == 0 {
+		return a
+	}
+	return (a + b - 1) / b
+}
+
+func inList(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

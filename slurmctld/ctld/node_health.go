@@ -1,0 +1,67 @@
+package ctld
+
+import (
+	"github.com/orbit-hpc/orbit/compat/states"
+)
+
+// checkNodeHealth sets DOWN every node silent for SlurmdTimeout seconds (slurmd re-registers
+// every SlurmdTimeout/3 as its heartbeat, and every message from a node counts as contact):
+// state DOWN* (not responding) with reason "Not responding", and every job on it ends
+// NODE_FAIL (reason NodeDown) in the same batch. Slurm would requeue batch jobs whose
+// --requeue/JobRequeue allow it; Orbit fails them for now. SlurmdTimeout=0 disables the check.
+// A node back from "Not responding" returns to service when it registers again, as
+// ReturnToService says (node_registration.go).
+func (c *Controller) checkNodeHealth() {
+	timeout := int64(c.cfg.SlurmdTimeout)
+	if timeout == 0 {
+		return
+	}
+	now := c.now().Unix()
+	c.mu.Lock()
+	var chs multi
+	var downed []string
+	endedJobs := map[uint32]bool{}
+	for _, name := range c.t.nodeOrder {
+		n := c.t.nodes[name]
+		st := states.NodeState(n.rec.State)
+		if st.Base() == states.NodeDown || st.Base() == states.NodeFuture || now-n.lastContact < timeout {
+			continue
+		}
+		rec := n.rec
+		rec.State = uint32((st &^ states.NodeStateBase) | states.NodeDown)
+		rec.Reason, rec.ReasonTime, rec.ReasonUID = reasonNotResponding, now, c.slurmUID
+		chs = append(chs, updateNode{rec: rec})
+		downed = append(downed, name)
+		for _, j := range c.t.jobsOnNode(name) {
+			if endedJobs[j.JobID] {
+				continue
+			}
+			endedJobs[j.JobID] = true
+			if j.state().IsCompleting() {
+				chs = append(chs, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
+			} else {
+				chs = append(chs, endJob{jobID: j.JobID, state: states.JobNodeFail, reason: states.FailDownNode, end: now})
+			}
+		}
+	}
+	if len(chs) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	p, err := c.apply(chs)
+	if err == nil {
+		for _, name := range downed {
+			c.t.nodes[name].noRespond = true
+		}
+	}
+	c.mu.Unlock()
+	if err == nil {
+		err = p.Wait(c.ctx)
+	}
+	if err != nil {
+		c.log.Error("cannot record unresponsive nodes", "nodes", downed, "err", err)
+		return
+	}
+	c.log.Warn("nodes not responding, set DOWN", "nodes", downed, "jobs_failed", len(endedJobs))
+	c.wake()
+}

@@ -1,0 +1,86 @@
+package ctld
+
+import (
+	"context"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// handleNodeInfo serves MsgNodeInfo (sinfo, scontrol show node/partition): the node table in
+// configuration order, and every partition.
+func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, error) {
+	if _, err := identity(req); err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.NodeInfoRequest)
+	want := map[string]bool{}
+	for _, n := range r.NodeNames {
+		want[n] = true
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	rep := &wire.NodeInfoReply{LastUpdate: c.now().Unix()}
+	partsOf := map[string][]string{}
+	for _, pn := range c.t.partOrder {
+		for _, n := range c.t.parts[pn].nodes {
+			partsOf[n] = append(partsOf[n], pn)
+		}
+	}
+	for _, name := range c.t.nodeOrder {
+		if len(want) > 0 && !want[name] {
+			continue
+		}
+		n := c.t.nodes[name]
+		cf := n.conf
+		features := ""
+		for i, f := range cf.Features {
+			if i > 0 {
+				features += ","
+			}
+			features += f
+		}
+		rep.Nodes = append(rep.Nodes, wire.NodeInfo{
+			Name:           name,
+			Hostname:       cf.Hostname,
+			Addr:           c.nodeAddr(n),
+			State:          uint32(n.displayState()),
+			CPUs:           n.cpus(),
+			AllocCPUs:      n.allocCPUs,
+			Boards:         uint32(cf.Boards),
+			Sockets:        uint32(cf.Sockets),
+			CoresPerSocket: uint32(cf.CoresPerSocket),
+			ThreadsPerCore: uint32(cf.ThreadsPerCore),
+			RealMemory:     cf.RealMemory,
+			AllocMemory:    n.allocMem,
+			TmpDisk:        uint64(cf.TmpDisk),
+			Weight:         cf.Weight,
+			Features:       features,
+			Gres:           cf.Gres,
+			Partitions:     partsOf[name],
+			Reason:         n.rec.Reason,
+			ReasonUID:      n.rec.ReasonUID,
+			ReasonTime:     n.rec.ReasonTime,
+			BootTime:       n.rec.BootTime,
+			SlurmdStart:    n.rec.SlurmdStart,
+			LastBusy:       n.lastBusy,
+			Version:        n.rec.Version,
+		})
+	}
+	for _, pn := range c.t.partOrder {
+		p := c.t.parts[pn]
+		rep.Partitions = append(rep.Partitions, wire.PartitionInfo{
+			Name:        pn,
+			Nodes:       hostlist.Compress(p.nodes),
+			Default:     p.conf.Default,
+			State:       p.conf.State,
+			MaxTime:     p.conf.MaxTime,
+			DefaultTime: p.conf.DefaultTime,
+			MaxNodes:    p.conf.MaxNodes,
+			MinNodes:    p.conf.MinNodes,
+			TotalCPUs:   p.cpus,
+			TotalNodes:  uint32(len(p.nodes)),
+		})
+	}
+	return rep, nil
+}

@@ -1,0 +1,128 @@
+package ctld
+
+import (
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+)
+
+// allocation is a set of nodes chosen for a job, with the CPUs it gets on each.
+type allocation struct {
+	nodes []string
+	cpus  []uint32
+	mem   uint64 // MiB per node counted against the nodes (memory tracked only)
+}
+
+// fitsEver says whether the job could run on its partition if every node there were idle
+// and up (select/cons_tres with CR_CPU: CPUs are the consumable resource).
+func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
+	if uint32(len(p.nodes)) < j.MinNodes {
+		return false
+	}
+	return j.NumTasks*j.CPUsPerTask <= p.cpus
+}
+
+// selectNodes chooses nodes for j in partition p from the nodes free now, or returns false.
+// Like select/cons_tres with CR_CPU: CPUs are counted (memory too when SelectTypeParameters
+// say so), --nodelist nodes are taken first, --exclude nodes never, then nodes in
+// configuration order; tasks fill each node before the next (block distribution), every node
+// gets at least one task, --ntasks-per-node caps a node, --exclusive takes whole idle nodes.
+func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
+	var req, exc []string
+	if j.Desc.ReqNodes != "" {
+		req, _ = hostlist.Expand(j.Desc.ReqNodes)
+	}
+	if j.Desc.ExcNodes != "" {
+		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
+	}
+	cpt := j.CPUsPerTask
+	type cand struct {
+		name string
+		cap  uint32 // tasks the node can take now
+	}
+	capOf := func(name string) (uint32, bool) {
+		n := t.nodes[name]
+		if n == nil || !n.usable() || n.exclusive > 0 {
+			return 0, false
+		}
+		free := n.cpus() - min(n.allocCPUs, n.cpus())
+		if j.Exclusive {
+			if n.jobs > 0 {
+				return 0, false
+			}
+			free = n.cpus()
+		}
+		c := free / cpt
+		if j.TasksPerNod > 0 {
+			c = min(c, j.TasksPerNod)
+		}
+		if trackMem {
+			if need := j.memPerNode(cpt); need > 0 {
+				avail := n.conf.RealMemory - min(n.allocMem, n.conf.RealMemory)
+				if j.MemPerNode > 0 {
+					if avail < j.MemPerNode {
+						return 0, false
+					}
+				} else {
+					c = min(c, uint32(avail/j.MemPerCPU/uint64(cpt)))
+				}
+			}
+		}
+		return c, c > 0
+	}
+	var chosen []cand
+	var total uint32
+	seen := map[string]bool{}
+	for _, name := range req {
+		c, ok := capOf(name)
+		if !ok || !inList(p.nodes, name) {
+			return allocation{}, false
+		}
+		chosen = append(chosen, cand{name, c})
+		total += c
+		seen[name] = true
+	}
+	for _, name := range p.nodes {
+		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
+			break
+		}
+		if seen[name] || inList(exc, name) {
+			continue
+		}
+		c, ok := capOf(name)
+		if !ok {
+			continue
+		}
+		chosen = append(chosen, cand{name, c})
+		total += c
+	}
+	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
+		return allocation{}, false
+	}
+	if j.MaxNodes != 0 && uint32(len(chosen)) > j.MaxNodes {
+		return allocation{}, false
+	}
+	// One task per node first, then fill in order.
+	tasks := make([]uint32, len(chosen))
+	left := j.NumTasks
+	for i := range chosen {
+		tasks[i] = 1
+		left--
+	}
+	for i := range chosen {
+		add := min(left, chosen[i].cap-tasks[i])
+		tasks[i] += add
+		left -= add
+	}
+	a := allocation{}
+	for i, c := range chosen {
+		a.nodes = append(a.nodes, c.name)
+		cpus := tasks[i] * cpt
+		if j.Exclusive {
+			cpus = t.nodes[c.name].cpus()
+		}
+		a.cpus = append(a.cpus, cpus)
+		if trackMem {
+			a.mem = max(a.mem, j.memPerNode(cpus))
+		}
+	}
+	return a, true
+}

@@ -1,0 +1,227 @@
+package ctld
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/store"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// A change is one typed state change. plan checks it against the current tables and returns
+// what it writes, without modifying anything; Controller.apply then writes the effects to the
+// store and installs them in memory. Every value a change needs (ids, times, exit codes) is
+// in its fields, stamped by the handler: plan never reads the clock, so applying the same
+// changes in the same order always gives the same state.
+type change interface {
+	plan(t *tables) (*effects, error)
+}
+
+// effects are what a change writes.
+type effects struct {
+	jobs      []*jobRecord // new or replaced job records
+	purge     []uint32     // finished jobs leaving memory and the live table (accounted first)
+	nodes     []nodeRecord // replaced node records
+	nextJobID uint32       // 0 = unchanged
+}
+
+// apply is the one path by which state changes: it plans ch, enqueues the batch that makes it
+// durable and installs it in memory. The caller holds c.mu for writing, so disk order is
+// memory order; it waits on the returned Pending after unlocking, and replies "accepted" only
+// when the wait returns nil.
+func (c *Controller) apply(ch change) (*store.Pending, error) {
+	e, err := ch.plan(c.t)
+	if err != nil {
+		return nil, err
+	}
+	b := new(store.Batch)
+	for _, j := range e.jobs {
+		v, err := wire.Marshal(j)
+		if err != nil {
+			return nil, fmt.Errorf("encode job %d: %w", j.JobID, err)
+		}
+		b.Put(kindJob, jobKey(j.JobID), v)
+	}
+	for _, id := range e.purge {
+		j := c.t.jobs[id]
+		if j == nil {
+			continue
+		}
+		v, err := wire.Marshal(j)
+		if err != nil {
+			return nil, fmt.Errorf("encode job %d: %w", id, err)
+		}
+		b.AppendAccounting(kindJob, jobKey(id), j.EndTime, v)
+		b.Delete(kindJob, jobKey(id))
+	}
+	for i := range e.nodes {
+		v, err := wire.Marshal(&e.nodes[i])
+		if err != nil {
+			return nil, fmt.Errorf("encode node %s: %w", e.nodes[i].Name, err)
+		}
+		b.Put(kindNode, e.nodes[i].Name, v)
+	}
+	if e.nextJobID != 0 {
+		b.SetCounter(counterNextJob, int64(e.nextJobID))
+	}
+	p, err := c.store.Enqueue(c.ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range e.jobs {
+		c.t.installJob(j)
+	}
+	for _, id := range e.purge {
+		c.t.removeJob(id)
+	}
+	for _, r := range e.nodes {
+		if n := c.t.nodes[r.Name]; n != nil {
+			n.rec = r
+		}
+	}
+	if e.nextJobID > c.t.nextJobID {
+		c.t.nextJobID = e.nextJobID
+	}
+	return p, nil
+}
+
+// applyWait applies ch under the write lock and waits for durability outside it.
+func (c *Controller) applyWait(ctx context.Context, ch change) error {
+	c.mu.Lock()
+	p, err := c.apply(ch)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx)
+}
+
+// submitJob adds a new pending job; its id is the next job id.
+type submitJob struct {
+	job *jobRecord
+}
+
+func (ch submitJob) plan(t *tables) (*effects, error) {
+	if _, dup := t.jobs[ch.job.JobID]; dup {
+		return nil, fmt.Errorf("job %d already exists", ch.job.JobID)
+	}
+	return &effects{jobs: []*jobRecord{ch.job}, nextJobID: ch.job.JobID + 1}, nil
+}
+
+// startJob moves a pending job to RUNNING on an allocation the scheduler chose.
+type startJob struct {
+	jobID       uint32
+	nodes       []string
+	cpusPerNode []uint32
+	memAlloc    uint64
+	start       int64
+}
+
+func (ch startJob) plan(t *tables) (*effects, error) {
+	j := t.jobs[ch.jobID]
+	if j == nil || !j.state().IsPending() {
+		return nil, fmt.Errorf("job %d is not pending", ch.jobID)
+	}
+	for _, name := range ch.nodes {
+		if t.nodes[name] == nil {
+			return nil, fmt.Errorf("job %d: unknown node %s", ch.jobID, name)
+		}
+	}
+	n := j.clone()
+	n.State = uint32(states.JobRunning)
+	n.Reason = uint32(states.WaitNoReason)
+	n.Nodes = ch.nodes
+	n.CPUsPerNode = ch.cpusPerNode
+	n.MemAlloc = ch.memAlloc
+	n.StartTime = ch.start
+	n.EndTime = 0
+	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {
+		n.EndTime = ch.start + int64(n.TimeLimit)*60
+	}
+	return &effects{jobs: []*jobRecord{n}}, nil
+}
+
+// endJob gives a job its final state. With completing set, the job keeps its nodes (state
+// flag COMPLETING) until they confirm the end; a later endJob without it releases them.
+type endJob struct {
+	jobID      uint32
+	state      states.JobState // base state: COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL...
+	reason     states.Reason
+	keepReason bool // leave the job's reason as it is (a cancelled pending job keeps its wait reason)
+	exitCode   uint32
+	setExit    bool
+	end        int64
+	completing bool
+}
+
+func (ch endJob) plan(t *tables) (*effects, error) {
+	j := t.jobs[ch.jobID]
+	if j == nil {
+		return nil, fmt.Errorf("job %d does not exist", ch.jobID)
+	}
+	n := j.clone()
+	s := ch.state
+	if ch.completing && j.holdsNodes() {
+		s |= states.JobCompleting
+	}
+	n.State = uint32(s)
+	if !ch.keepReason {
+		n.Reason = uint32(ch.reason)
+	}
+	if ch.setExit {
+		n.ExitCode = ch.exitCode
+	}
+	n.EndTime = ch.end
+	if !j.state().IsRunning() && !j.state().IsCompleting() && !j.state().IsSuspended() {
+		// A job that never ran has no start; Slurm shows its end as its start.
+		n.StartTime = ch.end
+	}
+	return &effects{jobs: []*jobRecord{n}}, nil
+}
+
+// purgeJobs removes finished jobs older than MinJobAge from memory and the live table,
+// appending each to the accounting table first.
+type purgeJobs struct {
+	ids []uint32
+}
+
+func (ch purgeJobs) plan(t *tables) (*effects, error) {
+	var ids []uint32
+	for _, id := range ch.ids {
+		if j := t.jobs[id]; j != nil && j.state().IsFinished() && !j.state().IsCompleting() {
+			ids = append(ids, id)
+		}
+	}
+	return &effects{purge: ids}, nil
+}
+
+// updateNode replaces a node's durable record (registration, DOWN, DRAIN, address).
+type updateNode struct {
+	rec nodeRecord
+}
+
+func (ch updateNode) plan(t *tables) (*effects, error) {
+	if t.nodes[ch.rec.Name] == nil {
+		return nil, fmt.Errorf("unknown node %s", ch.rec.Name)
+	}
+	return &effects{nodes: []nodeRecord{ch.rec}}, nil
+}
+
+// multi applies several changes as one atomic batch (a node going DOWN with its jobs).
+type multi []change
+
+func (m multi) plan(t *tables) (*effects, error) {
+	all := &effects{}
+	for _, ch := range m {
+		e, err := ch.plan(t)
+		if err != nil {
+			return nil, err
+		}
+		all.jobs = append(all.jobs, e.jobs...)
+		all.purge = append(all.purge, e.purge...)
+		all.nodes = append(all.nodes, e.nodes...)
+		all.nextJobID = max(all.nextJobID, e.nextJobID)
+	}
+	return all, nil
+}

@@ -1,0 +1,95 @@
+package ctld
+
+import (
+	"fmt"
+
+	"github.com/orbit-hpc/orbit/internal/store"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// recover rebuilds memory from the store at start.
+//
+// Jobs come back as they were saved. Running jobs stay RUNNING: their nodes still run them
+// (slurmstepd outlives everything) and report the end with MsgBatchJobComplete, retrying until
+// the controller answers. When a node registers, its RunningJobs reconcile the rest
+// (node_registration.go). Nodes keep their saved state, address and reasons, and are given a
+// fresh SlurmdTimeout to answer the health pings before they are declared DOWN. Pending
+// reasons are recomputed by the first scheduler pass. Nothing is relaunched: a job is launched
+// only by the pass that started it, after its RUNNING state was durable.
+func (c *Controller) recover() error {
+	t := c.t
+	next, err := c.store.Counter(counterNextJob)
+	if err != nil {
+		return err
+	}
+	t.nextJobID = max(uint32(next), c.cfg.FirstJobId, 1)
+	err = c.store.Load(kindJob, func(key string, v []byte) error {
+		j := new(jobRecord)
+		if err := wire.Unmarshal(v, j); err != nil {
+			return fmt.Errorf("job record %s in %s: %w", key, c.store.Path(), err)
+		}
+		t.installJob(j)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	now := c.now().Unix()
+	err = c.store.Load(kindNode, func(key string, v []byte) error {
+		r := new(nodeRecord)
+		if err := wire.Unmarshal(v, r); err != nil {
+			return fmt.Errorf("node record %s in %s: %w", key, c.store.Path(), err)
+		}
+		n := t.nodes[r.Name]
+		if n == nil {
+			c.log.Warn("saved node is no longer in the configuration; dropped", "node", r.Name)
+			return nil
+		}
+		n.rec = *r
+		n.lastContact = now
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, n := range t.nodes {
+		n.lastContact = now
+	}
+	c.log.Info("recovered state", "jobs", len(t.jobs), "next_job_id", t.nextJobID)
+	return nil
+}
+
+// clearState removes every saved job and node state (slurmctld -c), in one batch.
+func (c *Controller) clearState() error {
+	b := new(store.Batch)
+	for _, kind := range []string{kindJob, kindNode} {
+		err := c.store.Load(kind, func(key string, _ []byte) error {
+			b.Delete(kind, key)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	b.SetCounter(counterNextJob, 0)
+	c.log.Info("clearing saved state (-c)", "records", b.Len()-1)
+	return c.store.Commit(c.ctx, b)
+}
+
+// jobsOnNode returns the jobs holding node, in id order.
+func (t *tables) jobsOnNode(node string) []*jobRecord {
+	var out []*jobRecord
+	for _, id := range t.sortedJobIDs() {
+		j := t.jobs[id]
+		if !j.holdsNodes() {
+			continue
+		}
+		for _, n := range j.Nodes {
+			if n == node {
+				out = append(out, j)
+				break
+			}
+		}
+	}
+	return out
+}

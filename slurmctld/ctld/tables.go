@@ -1,0 +1,280 @@
+package ctld
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Record kinds and counters in the store.
+const (
+	kindJob         = "job"
+	kindNode        = "node"
+	counterNextJob  = "next_job_id"
+	maxPriorityBase = 0xffff0000 // priority/basic counts down from here, as Slurm does
+)
+
+// jobRecord is one job as the controller keeps it and stores it (wire.Marshal under kind
+// "job"). Installed records are immutable: a change builds a new record (copy, then set), so a
+// reader holding one under the read lock never sees it move.
+type jobRecord struct {
+	JobID     uint32       `codec:"job_id"`
+	UserID    uint32       `codec:"user_id"`
+	GroupID   uint32       `codec:"group_id"`
+	Desc      wire.JobDesc `codec:"desc"`
+	Partition string       `codec:"partition"`
+	State     uint32       `codec:"state"`  // states.JobState
+	Reason    uint32       `codec:"reason"` // states.Reason; pending reasons are refreshed in memory
+	Priority  uint32       `codec:"priority"`
+	// Resolved request: defaults applied at submit.
+	TimeLimit   uint32 `codec:"time_limit"` // minutes, wire.Infinite = none
+	MinNodes    uint32 `codec:"min_nodes"`
+	MaxNodes    uint32 `codec:"max_nodes"` // 0 = no maximum
+	NumTasks    uint32 `codec:"num_tasks"`
+	CPUsPerTask uint32 `codec:"cpus_per_task"`
+	TasksPerNod uint32 `codec:"ntasks_per_node"` // 0 = not given
+	Exclusive   bool   `codec:"exclusive"`
+	MemPerNode  uint64 `codec:"mem_per_node"` // MiB requested per node, 0 = none
+	MemPerCPU   uint64 `codec:"mem_per_cpu"`  // MiB requested per CPU, 0 = none
+	// Times, Unix seconds.
+	SubmitTime   int64 `codec:"submit_time"`
+	EligibleTime int64 `codec:"eligible_time"`
+	StartTime    int64 `codec:"start_time"`
+	EndTime      int64 `codec:"end_time"`
+	// Allocation.
+	Nodes       []string `codec:"nodes"`
+	CPUsPerNode []uint32 `codec:"cpus_per_node"`
+	MemAlloc    uint64   `codec:"mem_alloc"` // MiB per node counted against nodes (memory tracked only)
+	ExitCode    uint32   `codec:"exit_code"` // wait(2) status of the batch script
+	Restarts    uint32   `codec:"restarts"`
+}
+
+func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }
+
+// holdsNodes says whether the job's allocation counts against its nodes: while it runs and
+// while it completes (its nodes have not confirmed the end yet).
+func (j *jobRecord) holdsNodes() bool {
+	s := j.state()
+	return len(j.Nodes) > 0 && (s.IsRunning() || s.IsSuspended() || s.IsCompleting())
+}
+
+// clone returns a copy that a change may modify before installing it.
+func (j *jobRecord) clone() *jobRecord {
+	c := *j
+	return &c
+}
+
+func (j *jobRecord) numCPUs() uint32 {
+	var n uint32
+	for _, c := range j.CPUsPerNode {
+		n += c
+	}
+	return n
+}
+
+// batchHost is the first node of the allocation, where the batch script runs.
+func (j *jobRecord) batchHost() string {
+	if len(j.Nodes) == 0 {
+		return ""
+	}
+	return j.Nodes[0]
+}
+
+func jobKey(id uint32) string { return fmt.Sprintf("%010d", id) }
+
+// nodeRecord is the durable part of a node (kind "node"): what must survive a controller
+// restart. Allocation is not stored: it follows from the running jobs.
+type nodeRecord struct {
+	Name        string `codec:"name"`
+	State       uint32 `codec:"state"` // base NodeUnknown, NodeDown or NodeIdle, plus NodeDrain
+	Reason      string `codec:"reason"`
+	ReasonTime  int64  `codec:"reason_time"`
+	ReasonUID   uint32 `codec:"reason_uid"`
+	Addr        string `codec:"addr"`
+	BootTime    int64  `codec:"boot_time"`
+	SlurmdStart int64  `codec:"slurmd_start"`
+	Version     string `codec:"version"`
+}
+
+// nodeEntry is one node in memory: its configuration, its durable record and what the
+// controller derives at run time (allocation, contact).
+type nodeEntry struct {
+	conf *conf.Node
+	rec  nodeRecord
+	// Derived from the jobs holding the node.
+	allocCPUs uint32
+	allocMem  uint64
+	exclusive int // jobs holding it with --exclusive
+	jobs      int // jobs holding it
+	// Run-time health, memory only.
+	noRespond   bool
+	lastContact int64
+	lastBusy    int64
+}
+
+func (n *nodeEntry) cpus() uint32 { return uint32(n.conf.CPUs) }
+
+// usable says whether the scheduler may place new work on the node.
+func (n *nodeEntry) usable() bool {
+	s := states.NodeState(n.rec.State)
+	return s.Base() == states.NodeIdle && !s.Has(states.NodeDrain) && !n.noRespond
+}
+
+// displayState is the node's state as sinfo and scontrol show it.
+func (n *nodeEntry) displayState() states.NodeState {
+	s := states.NodeState(n.rec.State)
+	if s.Base() == states.NodeIdle && n.jobs > 0 {
+		base := states.NodeMixed
+		if n.allocCPUs >= n.cpus() {
+			base = states.NodeAllocated
+		}
+		s = (s &^ states.NodeStateBase) | base
+	}
+	if n.noRespond {
+		s |= states.NodeNoRespond
+	}
+	return s
+}
+
+// partEntry is one partition in memory.
+type partEntry struct {
+	conf  *conf.Partition
+	nodes []string // in configuration order
+	cpus  uint32
+}
+
+// tables are the controller's in-memory state, guarded by Controller.mu.
+type tables struct {
+	jobs      map[uint32]*jobRecord
+	nodes     map[string]*nodeEntry
+	nodeOrder []string
+	parts     map[string]*partEntry
+	partOrder []string
+	defPart   string
+	nextJobID uint32
+	lowPrio   uint32 // the last priority handed out (priority/basic counts down)
+}
+
+func newTables(cfg *conf.Config) *tables {
+	t := &tables{
+		jobs:    map[uint32]*jobRecord{},
+		nodes:   map[string]*nodeEntry{},
+		parts:   map[string]*partEntry{},
+		lowPrio: maxPriorityBase,
+	}
+	for _, n := range cfg.Nodes {
+		st := states.NodeUnknown
+		e := &nodeEntry{conf: n, rec: nodeRecord{Name: n.Name}}
+		if ns, ok := states.ParseNodeState(n.State); ok && n.State != "" {
+			switch ns.Base() {
+			case states.NodeDown:
+				st = states.NodeDown
+				e.rec.Reason = n.Reason
+			case states.NodeFuture:
+				st = states.NodeFuture
+			}
+			if ns.Has(states.NodeDrain) {
+				st |= states.NodeDrain
+				e.rec.Reason = n.Reason
+			}
+		}
+		e.rec.State = uint32(st)
+		t.nodes[n.Name] = e
+		t.nodeOrder = append(t.nodeOrder, n.Name)
+	}
+	for _, d := range cfg.DownNodes {
+		for _, name := range d.Nodes {
+			if e := t.nodes[name]; e != nil {
+				e.rec.State = uint32(states.NodeDown)
+				e.rec.Reason = d.Reason
+			}
+		}
+	}
+	for _, p := range cfg.Partitions {
+		pe := &partEntry{conf: p}
+		for _, name := range p.Nodes {
+			if e := t.nodes[name]; e != nil {
+				pe.nodes = append(pe.nodes, name)
+				pe.cpus += e.cpus()
+			}
+		}
+		t.parts[p.Name] = pe
+		t.partOrder = append(t.partOrder, p.Name)
+		if p.Default && t.defPart == "" {
+			t.defPart = p.Name
+		}
+	}
+	return t
+}
+
+// install puts a job record into the tables, moving its node allocation from the old
+// record's to the new one's.
+func (t *tables) installJob(j *jobRecord) {
+	if old := t.jobs[j.JobID]; old != nil {
+		t.release(old)
+	}
+	t.jobs[j.JobID] = j
+	t.hold(j)
+	if j.JobID >= t.nextJobID {
+		t.nextJobID = j.JobID + 1
+	}
+	if j.Priority > 0 && j.Priority < t.lowPrio {
+		t.lowPrio = j.Priority
+	}
+}
+
+func (t *tables) removeJob(id uint32) {
+	if old := t.jobs[id]; old != nil {
+		t.release(old)
+		delete(t.jobs, id)
+	}
+}
+
+func (t *tables) hold(j *jobRecord) {
+	if !j.holdsNodes() {
+		return
+	}
+	for i, name := range j.Nodes {
+		n := t.nodes[name]
+		if n == nil {
+			continue
+		}
+		n.allocCPUs += j.CPUsPerNode[i]
+		n.allocMem += j.MemAlloc
+		n.jobs++
+		if j.Exclusive {
+			n.exclusive++
+		}
+	}
+}
+
+func (t *tables) release(j *jobRecord) {
+	if !j.holdsNodes() {
+		return
+	}
+	for i, name := range j.Nodes {
+		n := t.nodes[name]
+		if n == nil {
+			continue
+		}
+		n.allocCPUs -= min(n.allocCPUs, j.CPUsPerNode[i])
+		n.allocMem -= min(n.allocMem, j.MemAlloc)
+		n.jobs--
+		if j.Exclusive {
+			n.exclusive--
+		}
+	}
+}
+
+// sortedJobIDs returns the job ids in increasing order.
+func (t *tables) sortedJobIDs() []uint32 {
+	ids := make([]uint32, 0, len(t.jobs))
+	for id := range t.jobs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
