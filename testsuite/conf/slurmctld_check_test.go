@@ -160,7 +160,7 @@ func TestSlurmctldCheck_RejectsBrokenConfigs(t *testing.T) {
 	}
 }
 
-func TestSlurmctld_VersionHelpAndNoDaemon(t *testing.T) {
+func TestSlurmctld_VersionHelpAndBadConfig(t *testing.T) {
 	bin := testbin.Path(t, "slurmctld")
 	out, err := exec.Command(bin, "-V").Output()
 	if err != nil || !strings.HasPrefix(string(out), "slurm 22.05.8 (orbit ") {
@@ -170,12 +170,15 @@ func TestSlurmctld_VersionHelpAndNoDaemon(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "-t ") {
 		t.Errorf("--help: %q %v", out, err)
 	}
-	cmd := exec.Command(bin)
+	// The daemon refuses to start without a usable configuration, as Slurm's does (exit 1,
+	// "Unable to process configuration file"), and starts nothing.
+	missing := filepath.Join(t.TempDir(), "slurm.conf")
+	cmd := exec.Command(bin, "-D", "-f", missing)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err = cmd.Run()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "not implemented yet") {
-		t.Errorf("no flags: %v %q", err, errb.String())
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "Unable to process configuration file") {
+		t.Errorf("-D with a missing config: %v %q", err, errb.String())
 	}
 }
 
