@@ -9,13 +9,21 @@ BINDIR    := bin
 SBIN_CMDS := slurmctld slurmd slurmstepd satellited
 FUZZTIME  ?= 8s
 
-.PHONY: all build test vet fmt-check unit fuzz bench compat install clean
+.PHONY: all build cluster cluster-stop test deps vet fmt-check unit fuzz bench compat install clean
 
 all: build
 
 build:
 	@mkdir -p $(BINDIR)
 	$(GO) build -o $(BINDIR)/ ./...
+
+# The first front door: build, bring up a local cluster of emulated nodes in
+# $(ORBIT_HOME) (default ~/.orbit/cluster), run examples/hello.sh and show its output.
+cluster:
+	@testsuite/scripts/quickstart.sh
+
+cluster-stop:
+	@testsuite/scripts/quickstart.sh stop
 
 # The whole test run: formatting, vet, unit and end-to-end tests, then a short fuzz of every
 # parser and decoder.

@@ -134,6 +134,15 @@ func (c *Controller) doLaunch(t agentTask) {
 			if c.ctx.Err() != nil {
 				return // shutting down: the job stays RUNNING and is reconciled at restart
 			}
+			c.mu.RLock()
+			j = c.t.jobs[t.jobID]
+			still := j != nil && j.state().IsRunning() && !j.state().IsCompleting()
+			c.mu.RUnlock()
+			if !still {
+				// Cancelled or ended while the launch was under way (the node refuses a
+				// launch it was already told to terminate): the job keeps that end.
+				return
+			}
 			ch := endJob{jobID: j.JobID, state: states.JobFailed, reason: states.FailLaunch,
 				exitCode: 1 << 8, setExit: true, end: c.now().Unix()}
 			if err := c.applyWait(c.ctx, ch); err != nil {

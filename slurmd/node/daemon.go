@@ -50,7 +50,8 @@ type Daemon struct {
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	mu       sync.Mutex
-	starting map[uint32]bool // jobs whose slurmstepd is being started
+	starting map[uint32]bool      // jobs whose slurmstepd is being started
+	killed   map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
 }
 
 // Start starts a slurmd: it resolves the hosted nodes, creates their spool directories,
@@ -61,7 +62,7 @@ func Start(opts Options) (*Daemon, error) {
 		return nil, errors.New("slurmd: no configuration")
 	}
 	d := &Daemon{opts: opts, cfg: cfg, log: opts.Logger, nodes: map[string]*hosted{},
-		start: time.Now(), starting: map[uint32]bool{}}
+		start: time.Now(), starting: map[uint32]bool{}, killed: map[uint32]killedJob{}}
 	if d.log == nil {
 		d.log = slog.Default()
 	}

@@ -3,6 +3,7 @@ package node
 import (
 	"context"
 	"syscall"
+	"time"
 
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/slurmd/stepd"
@@ -85,10 +86,18 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 	if d.nodes[m.NodeName] == nil {
 		return nil, errInvalidNode(m.NodeName)
 	}
-	if !d.terminate(m.NodeName, m.JobID, m.TimedOut) {
-		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
+	if d.terminate(m.NodeName, m.JobID, m.TimedOut) {
+		return nil, nil
 	}
-	return nil, nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.markKilled(m.JobID, m.TimedOut, time.Now())
+	if d.starting[m.JobID] {
+		// Its slurmstepd is starting: the launch handler ends the step once it runs, and the
+		// step then reports its end as usual.
+		return nil, nil
+	}
+	return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 }
 
 // terminate asks each live slurmstepd of the job on node to end its step; false when none

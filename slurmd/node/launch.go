@@ -53,6 +53,11 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		d.mu.Unlock()
 		return nil, nil
 	}
+	if _, killed := d.wasKilled(m.JobID, time.Now()); killed {
+		d.mu.Unlock()
+		d.log.Info("launch refused: the job was terminated before it arrived", "job", m.JobID, "node", m.NodeName)
+		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
+	}
 	d.starting[m.JobID] = true
 	d.mu.Unlock()
 	defer func() {
@@ -67,6 +72,13 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 	if err := d.startStepd(ctx, h, m); err != nil {
 		d.log.Error("batch launch failed", "job", m.JobID, "node", m.NodeName, "err", err)
 		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: %v", err)
+	}
+	d.mu.Lock()
+	k, killed := d.wasKilled(m.JobID, time.Now())
+	d.mu.Unlock()
+	if killed {
+		// Terminated while its slurmstepd was starting: end it now; it reports as usual.
+		d.terminate(m.NodeName, m.JobID, k.timedOut)
 	}
 	return nil, nil
 }

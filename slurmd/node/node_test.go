@@ -187,6 +187,35 @@ func TestTerminate_CancelledOrTimedOut(t *testing.T) {
 	}
 }
 
+// TestTerminate_BeforeLaunchRefusesLateLaunch covers a terminate that overtakes its job's
+// launch (the controller sends them on different connections): the late launch is refused
+// and nothing runs.
+func TestTerminate_BeforeLaunchRefusesLateLaunch(t *testing.T) {
+	f := newCluster(t, 1)
+	d := startNode(t, f, "n1")
+	uid, gid := uint32(os.Getuid()), uint32(os.Getgid())
+	const job = 310
+	var we *wire.Error
+	err := f.call(d.Addr(), wire.MsgTerminateJob, &wire.TerminateJob{NodeName: "n1", JobID: job})
+	if !errors.As(err, &we) || we.Errno != 4002 {
+		t.Fatalf("terminating a job never launched: %v, want ESLURMD_KILL_JOB_ALREADY_COMPLETE", err)
+	}
+	work := t.TempDir()
+	marker := filepath.Join(work, "ran")
+	err = f.call(d.Addr(), wire.MsgLaunchBatchJob, f.launch(job, "n1", uid, gid, "#!/bin/sh\ntouch "+marker+"\n", work))
+	if !errors.As(err, &we) || we.Errno != 4002 {
+		t.Fatalf("late launch of a terminated job: %v, want it refused with 4002", err)
+	}
+	// The launch was answered only after the node decided; had it started the script, the
+	// step would be listed in the state files.
+	if steps, _ := stepd.ListSteps(d.Spool("n1")); len(steps) != 0 {
+		t.Errorf("steps on the node after a refused launch: %+v", steps)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the refused job's script ran")
+	}
+}
+
 func TestSignal_BatchOnly(t *testing.T) {
 	f := newCluster(t, 1)
 	d := startNode(t, f, "n1")

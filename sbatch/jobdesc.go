@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// jobDesc flattens a parsed sbatch JobSpec into the submission message. env is sbatch's own
+// environment, from which the job's is built according to --export.
+func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobDesc {
+	d := &wire.JobDesc{
+		Name:          js.Name,
+		Partition:     js.Partition,
+		Account:       js.Account,
+		QOS:           js.QOS,
+		Reservation:   js.Reservation,
+		WCKey:         js.WCKey,
+		Comment:       js.Comment,
+		Constraint:    js.Constraint,
+		Licenses:      js.Licenses,
+		Gres:          js.Gres,
+		MailType:      js.MailType,
+		MailUser:      js.MailUser,
+		ReqNodes:      js.NodeList,
+		ExcNodes:      js.Exclude,
+		MinNodes:      js.MinNodes,
+		MaxNodes:      js.MaxNodes,
+		NumTasks:      js.NTasks,
+		NTasksPerNode: js.NTasksPerNode,
+		CPUsPerTask:   js.CPUsPerTask,
+		MemPerNode:    js.MemPerNode,
+		MemPerCPU:     js.MemPerCPU,
+		TimeLimit:     js.TimeLimit,
+		TimeMin:       js.TimeMin,
+		Hold:          js.Hold,
+		Shared:        int32(js.Exclusive),
+		Requeue:       int32(js.Requeue),
+		Nice:          js.Nice,
+		Priority:      js.Priority,
+		KillInvalid:   int32(js.KillInvalidDep),
+		OpenMode:      int32(js.OpenMode),
+		StdOut:        js.Output,
+		StdErr:        js.Error,
+		StdIn:         js.Input,
+		WorkDir:       js.WorkDir,
+		SubmitDir:     js.SubmitDir,
+		Dependency:    js.Dependency,
+		ArraySpec:     js.ArraySpec,
+		Script:        string(js.Script),
+		ScriptArgs:    append([]string(nil), js.Argv...),
+		SubmitLine:    js.SubmitLine,
+		SubmitHost:    host,
+
+		MinNodesInvasive: js.MinNodesInvasive,
+		MaxNodesInvasive: js.MaxNodesInvasive,
+		NodeConstraints:  js.NodeConstraints,
+		MinPower:         js.MinPower,
+		MaxPower:         js.MaxPower,
+	}
+	if !js.Begin.IsZero() {
+		d.BeginTime = js.Begin.Unix()
+	}
+	if !js.Deadline.IsZero() {
+		d.Deadline = js.Deadline.Unix()
+	}
+	if s := js.Signal; s != nil {
+		d.SignalNumber, d.SignalTime = int32(s.Number), int32(s.Time)
+		if s.Batch {
+			d.SignalFlags |= 1
+		}
+		if s.Reserv {
+			d.SignalFlags |= 2
+		}
+	}
+	if js.ScriptPath != "" {
+		// Slurm records the script as an absolute path (scontrol's Command=).
+		p := js.ScriptPath
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(js.SubmitDir, p)
+		}
+		d.Command = filepath.Clean(p)
+	}
+	d.Environment = jobEnv(env, js.Export, js.SubmitDir, host, prioProcess(pid))
+	return d
+}
+
+// submitHost is the short host name sbatch reports as SLURM_SUBMIT_HOST.
+func submitHost() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "localhost"
+	}
+	if i := strings.IndexByte(h, '.'); i > 0 {
+		h = h[:i]
+	}
+	return h
+}

@@ -1,0 +1,90 @@
+// Command sbatch is Orbit's `sbatch`: it submits a batch script to slurmctld with Slurm's
+// command line, #SBATCH directives, input environment, output and exit codes. Option parsing
+// lives in compat/options; this package only turns the parsed JobSpec into a submission
+// (jobdesc.go), applies --export to the environment (export.go) and prints the result.
+//
+// It must not import daemon code (slurmctld/, slurmd/) or the store.
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/compat/version"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+//go:embed help.txt
+var helpText string
+
+//go:embed usage.txt
+var usageText string
+
+func main() {
+	os.Exit(run(os.Args, os.Environ(), os.Stdout, os.Stderr))
+}
+
+// run is one sbatch invocation; it returns the exit status.
+func run(argv, env []string, stdout, stderr io.Writer) int {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "sbatch: error: getcwd failed: %v\n", err)
+		return 1
+	}
+	now := time.Now()
+	js, err := options.SbatchInput{Argv: argv, Env: env, Cwd: wd, Now: now}.Parse()
+	if err != nil {
+		var oe *options.Error
+		if errors.As(err, &oe) {
+			io.WriteString(stderr, oe.Stderr)
+			return oe.ExitCode
+		}
+		fmt.Fprintf(stderr, "sbatch: error: %v\n", err)
+		return 1
+	}
+	switch js.Action {
+	case jobspec.ActionHelp:
+		io.WriteString(stdout, helpText)
+		return 0
+	case jobspec.ActionUsage:
+		io.WriteString(stdout, usageText)
+		return 0
+	case jobspec.ActionVersion:
+		fmt.Fprintln(stdout, version.String())
+		return 0
+	}
+	for _, w := range js.Warnings {
+		io.WriteString(stderr, w)
+	}
+
+	c, err := cmdclient.Load("sbatch", "")
+	if err != nil {
+		cmdclient.Fatal(stderr, "sbatch", err)
+	}
+	desc := jobDesc(js, env, submitHost(), os.Getpid())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
+	defer cancel()
+	var rep wire.SubmitBatchJobReply
+	if err := c.Call(ctx, wire.MsgSubmitBatchJob, desc, &rep); err != nil {
+		fmt.Fprintf(stderr, "sbatch: error: Batch job submission failed: %s\n", cmdclient.AsError(err).Text)
+		return 1
+	}
+	if rep.UserMessage != "" {
+		fmt.Fprintf(stderr, "sbatch: %s\n", rep.UserMessage)
+	}
+	switch {
+	case js.Parsable:
+		fmt.Fprintf(stdout, "%d\n", rep.JobID)
+	case !js.Quiet:
+		fmt.Fprintf(stdout, "Submitted batch job %d\n", rep.JobID)
+	}
+	return 0
+}

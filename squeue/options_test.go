@@ -1,0 +1,58 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/states"
+)
+
+func TestSortRows_Default(t *testing.T) {
+	row := func(id uint32, st states.JobState, prio uint32) *format.JobRow {
+		return &format.JobRow{JobID: id, ArrayTaskID: format.NoVal, Partition: "debug", State: st, Priority: prio}
+	}
+	rows := []*format.JobRow{
+		row(1, states.JobRunning, 5), row(2, states.JobPending, 0), row(3, states.JobPending, 9),
+		row(4, states.JobPending, 0), row(5, states.JobRunning|states.JobCompleting, 1),
+	}
+	if err := sortRows(rows, ""); err != nil {
+		t.Fatal(err)
+	}
+	var got []uint32
+	for _, r := range rows {
+		got = append(got, r.JobID)
+	}
+	// P,t,-p: CG before PD before R (compact names), high priority first.
+	want := []uint32{5, 3, 2, 4, 1}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("order = %v, want %v", got, want)
+		}
+	}
+	if err := sortRows(rows, "Z"); err == nil || err.Error() != "Invalid sort specification: Z" {
+		t.Errorf("sort Z: %v", err)
+	}
+}
+
+func FuzzParseJobList(f *testing.F) {
+	for _, s := range []string{"1", "1,2", "12_3", "abc", ",,", "1_", "_1", "4294967295"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sels, err := parseJobList(s)
+		if err == nil {
+			for _, x := range sels {
+				if x.id == 0 {
+					t.Fatalf("parseJobList(%q) accepted job id 0", s)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseSort(f *testing.F) {
+	for _, s := range []string{"P,t,-p", "-cluster", "+i", "Z", "--", "cluster,-clusterP"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { parseSort(s) })
+}

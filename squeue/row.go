@@ -1,0 +1,105 @@
+package main
+
+import (
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// jobRow fills squeue's row from the controller's record of one job.
+func jobRow(j *wire.JobInfo, now time.Time) *format.JobRow {
+	r := &format.JobRow{
+		JobID:          j.JobID,
+		ArrayJobID:     j.ArrayJobID,
+		ArrayTaskID:    j.ArrayTaskID,
+		ArrayTaskStr:   j.ArrayTaskStr,
+		Name:           j.Name,
+		UserName:       j.UserName,
+		GroupName:      j.GroupName,
+		UserID:         j.UserID,
+		GroupID:        j.GroupID,
+		Account:        j.Account,
+		Partition:      j.Partition,
+		QOS:            j.QOS,
+		Reservation:    j.Reservation,
+		WCKey:          j.WCKey,
+		Licenses:       j.Licenses,
+		Comment:        j.Comment,
+		Features:       j.Constraint,
+		Dependency:     j.Dependency,
+		Command:        j.Command,
+		WorkDir:        j.WorkDir,
+		StdIn:          j.StdIn,
+		StdOut:         j.StdOut,
+		StdErr:         j.StdErr,
+		OverSubscribe:  j.OverSubscribe,
+		State:          states.JobState(j.State),
+		Reason:         states.Reason(j.Reason),
+		StateDesc:      j.StateDesc,
+		NodeList:       j.NodeList,
+		ReqNodes:       j.ReqNodes,
+		ExcNodes:       j.ExcNodes,
+		BatchHost:      j.BatchHost,
+		AllocNode:      j.AllocNode,
+		BatchFlag:      j.BatchFlag,
+		NumNodes:       j.NumNodes,
+		NumCPUs:        j.NumCPUs,
+		NumTasks:       j.NumTasks,
+		MinCPUs:        j.NumCPUs,
+		MaxCPUs:        j.NumCPUs,
+		MaxNodes:       j.MaxNodes,
+		CPUsPerTask:    u16(j.CPUsPerTask),
+		Sockets:        format.NoVal16,
+		Cores:          format.NoVal16,
+		Threads:        format.NoVal16,
+		NTasksPerNode:  u16(j.NTasksPerNode),
+		CoreSpec:       format.NoVal16,
+		TimeLimit:      j.TimeLimit,
+		TimeMin:        j.TimeMin,
+		Submit:         unix(j.SubmitTime),
+		Start:          unix(j.StartTime),
+		End:            unix(j.EndTime),
+		Eligible:       unix(j.EligibleTime),
+		Accrue:         unix(j.AccrueTime),
+		Deadline:       unix(j.Deadline),
+		Suspend:        unix(j.SuspendTime),
+		PreSuspendSecs: j.PreSusTime,
+		Priority:       j.Priority,
+		Nice:           j.Nice,
+		RestartCnt:     j.Restarts,
+		ExitCode:       int32(j.ExitCode),
+		DerivedEC:      int32(j.DerivedExit),
+		AllocSID:       j.AllocSID,
+		Now:            now,
+	}
+	if j.Contiguous {
+		r.Contiguous = 1
+	}
+	if j.Requeue {
+		r.Requeue = 1
+	}
+	switch {
+	case j.MemPerCPU != wire.NoVal64 && j.MemPerCPU != 0:
+		r.MinMemoryMB = j.MemPerCPU
+	case j.MemPerNode != wire.NoVal64:
+		r.MinMemoryMB = j.MemPerNode
+	}
+	return r
+}
+
+func unix(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0)
+}
+
+// u16 narrows a request count to squeue's 16-bit fields, keeping "not requested".
+func u16(v uint32) uint16 {
+	if v == wire.NoVal || v == 0 || v > 0xfffd {
+		return format.NoVal16
+	}
+	return uint16(v)
+}

@@ -1,0 +1,421 @@
+// Package cluster starts a real Orbit cluster for tests: it writes slurm.conf and slurm.key
+// into a temporary directory with loopback ports chosen by the OS, starts the real
+// `slurmctld -D` and one `slurmd -D -N 'n[1-N]'` hosting every node (Orbit's bulk emulation
+// form), waits until every node is IDLE, runs the real commands against it, and stops every
+// process it started (and every job process they left) by PID when the test ends.
+//
+// Only tests import this package. It may import conf/, compat/, internal/ (wire, auth,
+// cmdclient, testbin); it never links daemon code: the daemons run as separate processes.
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/auth"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Options shape a test cluster; zero fields take the defaults in brackets.
+type Options struct {
+	Nodes       int    // emulated nodes n1..nN [4]
+	CPUsPerNode int    // CPUs of each node [4]
+	MinJobAge   int    // seconds a finished job stays in squeue [2]
+	ClusterName string // [orbit-test]
+	// ExtraConf is appended to slurm.conf before the node and partition lines.
+	ExtraConf string
+}
+
+// Bound on waits for the cluster to reach a state: a guard against hanging tests, never a
+// performance expectation.
+const waitBound = 60 * time.Second
+
+// Cluster is a running test cluster.
+type Cluster struct {
+	Dir      string // the temporary directory holding everything
+	ConfPath string // its slurm.conf
+	WorkDir  string // where Run runs commands (jobs' default output directory)
+	Opts     Options
+
+	binDir string
+	ctld   *exec.Cmd
+	slurmd *exec.Cmd
+	client *cmdclient.Client
+}
+
+// Start writes the configuration, starts the daemons and waits until every node is IDLE.
+func Start(t testing.TB, opts Options) *Cluster {
+	t.Helper()
+	if opts.Nodes <= 0 {
+		opts.Nodes = 4
+	}
+	if opts.CPUsPerNode <= 0 {
+		opts.CPUsPerNode = 4
+	}
+	if opts.MinJobAge <= 0 {
+		opts.MinJobAge = 2
+	}
+	if opts.ClusterName == "" {
+		opts.ClusterName = "orbit-test"
+	}
+	c := &Cluster{Dir: t.TempDir(), Opts: opts}
+	c.ConfPath = filepath.Join(c.Dir, "slurm.conf")
+	c.WorkDir = filepath.Join(c.Dir, "work")
+	for _, d := range []string{"state", "spool", "log", "run", "work"} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(c.ConfPath, []byte(c.conf(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := auth.GenerateKey(auth.KeyPath(c.ConfPath)); err != nil {
+		t.Fatal(err)
+	}
+	// Build everything first: the daemons find slurmstepd beside slurmd.
+	for _, b := range []string{"slurmctld", "slurmd", "slurmd/slurmstepd", "sbatch", "squeue", "scancel"} {
+		c.binDir = filepath.Dir(testbin.Path(t, b))
+	}
+	var err error
+	if c.client, err = cmdclient.Load("test", c.ConfPath); err != nil {
+		t.Fatalf("cluster: loading the written slurm.conf: %v", err)
+	}
+	c.client.ConnectRetries = 1
+	t.Cleanup(func() { c.stop(t) })
+
+	c.ctld = c.startDaemon(t, "slurmctld", "-D", "-f", c.ConfPath)
+	c.slurmd = c.startDaemon(t, "slurmd", "-D", "-f", c.ConfPath, "-N", fmt.Sprintf("n[1-%d]", opts.Nodes))
+	c.WaitNodesIdle(t)
+	return c
+}
+
+// conf renders slurm.conf for this cluster.
+func (c *Cluster) conf(t testing.TB) string {
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctldPort, slurmdPort := freePort(t), freePort(t)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Written by testsuite/cluster for %s\n", t.Name())
+	fmt.Fprintf(&b, "ClusterName=%s\n", c.Opts.ClusterName)
+	fmt.Fprintf(&b, "SlurmctldHost=localhost(127.0.0.1)\n")
+	fmt.Fprintf(&b, "SlurmctldPort=%d\nSlurmdPort=%d\n", ctldPort, slurmdPort)
+	fmt.Fprintf(&b, "SlurmUser=%s\n", u.Username)
+	fmt.Fprintf(&b, "AuthType=auth/slurm\nCredType=cred/slurm\nAuthInfo=socket=%s\n", filepath.Join(c.Dir, "run", "sack.socket"))
+	fmt.Fprintf(&b, "StateSaveLocation=%s\n", filepath.Join(c.Dir, "state"))
+	fmt.Fprintf(&b, "SlurmdSpoolDir=%s\n", filepath.Join(c.Dir, "spool", "%n"))
+	fmt.Fprintf(&b, "SlurmctldPidFile=%s\nSlurmdPidFile=%s\n", filepath.Join(c.Dir, "run", "slurmctld.pid"), filepath.Join(c.Dir, "run", "slurmd-%n.pid"))
+	fmt.Fprintf(&b, "SlurmctldLogFile=%s\nSlurmdLogFile=%s\n", filepath.Join(c.Dir, "log", "slurmctld.log"), filepath.Join(c.Dir, "log", "slurmd-%n.log"))
+	fmt.Fprintf(&b, "SlurmctldDebug=debug\nSlurmdDebug=debug\n")
+	fmt.Fprintf(&b, "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n")
+	fmt.Fprintf(&b, "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\n")
+	fmt.Fprintf(&b, "MinJobAge=%d\nKillWait=2\nReturnToService=2\n", c.Opts.MinJobAge)
+	if c.Opts.ExtraConf != "" {
+		b.WriteString(strings.TrimRight(c.Opts.ExtraConf, "\n") + "\n")
+	}
+	fmt.Fprintf(&b, "NodeName=n[1-%d] NodeAddr=127.0.0.1 Port=%d CPUs=%d RealMemory=1000 State=UNKNOWN\n", c.Opts.Nodes, slurmdPort, c.Opts.CPUsPerNode)
+	fmt.Fprintf(&b, "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n")
+	return b.String()
+}
+
+func freePort(t testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// env is the environment of every process the cluster starts.
+func (c *Cluster) env() []string {
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "SLURM_") || strings.HasPrefix(kv, "SBATCH_") || strings.HasPrefix(kv, "SQUEUE_")
+	})
+	return append(env, "SLURM_CONF="+c.ConfPath)
+}
+
+func (c *Cluster) startDaemon(t testing.TB, name string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(c.binDir, name), args...)
+	cmd.Env = c.env()
+	cmd.Dir = c.Dir
+	out, err := os.OpenFile(filepath.Join(c.Dir, "log", name+".stderr"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("cluster: starting %s: %v", name, err)
+	}
+	out.Close()
+	return cmd
+}
+
+// WaitNodesIdle waits until the controller answers and reports every node IDLE.
+func (c *Cluster) WaitNodesIdle(t testing.TB) {
+	t.Helper()
+	var last string
+	deadline := time.Now().Add(waitBound)
+	for time.Now().Before(deadline) {
+		var rep wire.NodeInfoReply
+		err := c.call(wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep)
+		if err == nil {
+			idle := 0
+			var st []string
+			for _, n := range rep.Nodes {
+				s := states.NodeState(n.State)
+				st = append(st, n.Name+"="+s.String())
+				if s&states.NodeStateBase == states.NodeIdle && s&^states.NodeStateBase == 0 {
+					idle++
+				}
+			}
+			if idle == c.Opts.Nodes && len(rep.Nodes) == c.Opts.Nodes {
+				return
+			}
+			last = strings.Join(st, " ")
+		} else {
+			last = err.Error()
+		}
+		c.checkAlive(t)
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.dumpLogs(t)
+	t.Fatalf("cluster: nodes not all IDLE after %v: %s", waitBound, last)
+}
+
+// checkAlive fails the test at once when a daemon has exited.
+func (c *Cluster) checkAlive(t testing.TB) {
+	t.Helper()
+	for _, d := range []*exec.Cmd{c.ctld, c.slurmd} {
+		if d == nil {
+			continue
+		}
+		var ws syscall.WaitStatus
+		pid, _ := syscall.Wait4(d.Process.Pid, &ws, syscall.WNOHANG, nil)
+		if pid == d.Process.Pid {
+			c.dumpLogs(t)
+			t.Fatalf("cluster: %s exited (%v) while the cluster was starting", filepath.Base(d.Path), exitText(ws))
+		}
+	}
+}
+
+func exitText(ws syscall.WaitStatus) string {
+	if ws.Signaled() {
+		return "signal " + ws.Signal().String()
+	}
+	return "exit status " + strconv.Itoa(ws.ExitStatus())
+}
+
+// call makes one request to the controller with the cluster's configuration.
+func (c *Cluster) call(t wire.MsgType, req, resp any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*c.client.MessageTimeout)
+	defer cancel()
+	return c.client.Call(ctx, t, req, resp)
+}
+
+// Jobs returns the controller's job table.
+func (c *Cluster) Jobs(t testing.TB) []wire.JobInfo {
+	t.Helper()
+	var rep wire.JobInfoReply
+	if err := c.call(wire.MsgJobInfo, &wire.JobInfoRequest{}, &rep); err != nil {
+		t.Fatalf("cluster: job info: %v", err)
+	}
+	return rep.Jobs
+}
+
+// Job returns job id from the controller, or nil when it does not know it.
+func (c *Cluster) Job(t testing.TB, id uint32) *wire.JobInfo {
+	t.Helper()
+	var rep wire.JobInfoReply
+	err := c.call(wire.MsgJobInfo, &wire.JobInfoRequest{JobIDs: []uint32{id}}, &rep)
+	if e := cmdclient.AsError(err); e != nil && e.Errno == cmdclient.ErrnoInvalidJobID {
+		return nil
+	} else if err != nil {
+		t.Fatalf("cluster: job info %d: %v", id, err)
+	}
+	for i := range rep.Jobs {
+		if rep.Jobs[i].JobID == id {
+			return &rep.Jobs[i]
+		}
+	}
+	return nil
+}
+
+// WaitJob waits until job id is in one of the base states given and returns it.
+func (c *Cluster) WaitJob(t testing.TB, id uint32, want ...states.JobState) *wire.JobInfo {
+	t.Helper()
+	deadline := time.Now().Add(waitBound)
+	last := "unknown to the controller"
+	for time.Now().Before(deadline) {
+		if j := c.Job(t, id); j != nil {
+			st := states.JobState(j.State)
+			if slices.Contains(want, st.Base()) && !st.IsCompleting() {
+				return j
+			}
+			last = st.String()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.dumpLogs(t)
+	t.Fatalf("cluster: job %d still %s after %v, want one of %v", id, last, waitBound, want)
+	return nil
+}
+
+// WaitGone waits until the controller no longer lists job id (MinJobAge passed).
+func (c *Cluster) WaitGone(t testing.TB, id uint32) {
+	t.Helper()
+	deadline := time.Now().Add(waitBound)
+	for time.Now().Before(deadline) {
+		if c.Job(t, id) == nil {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("cluster: job %d still listed after %v", id, waitBound)
+}
+
+// Run runs Orbit's command name (sbatch, squeue, ...) with args in WorkDir against this
+// cluster and returns its stdout, stderr and exit status.
+func (c *Cluster) Run(t testing.TB, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return c.RunEnv(t, nil, name, args...)
+}
+
+// RunEnv is Run with extra "NAME=value" environment entries.
+func (c *Cluster) RunEnv(t testing.TB, env []string, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(testbin.Path(t, name), args...)
+	cmd.Env = append(c.env(), env...)
+	cmd.Dir = c.WorkDir
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("cluster: running %s: %v", name, err)
+	}
+	return o.String(), e.String(), code
+}
+
+// KillController kills slurmctld with SIGKILL, as a crash would, and reaps it.
+func (c *Cluster) KillController(t testing.TB) {
+	t.Helper()
+	if c.ctld == nil {
+		return
+	}
+	c.ctld.Process.Kill()
+	c.ctld.Wait()
+	c.ctld = nil
+}
+
+// RestartController starts slurmctld again (after KillController) and waits until every node
+// is IDLE or allocated again, that is until the controller answers.
+func (c *Cluster) RestartController(t testing.TB) {
+	t.Helper()
+	if c.ctld != nil {
+		c.KillController(t)
+	}
+	c.ctld = c.startDaemon(t, "slurmctld", "-D", "-f", c.ConfPath)
+	deadline := time.Now().Add(waitBound)
+	for time.Now().Before(deadline) {
+		var rep wire.NodeInfoReply
+		if err := c.call(wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep); err == nil {
+			return
+		}
+		c.checkAlive(t)
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.dumpLogs(t)
+	t.Fatalf("cluster: restarted slurmctld does not answer after %v", waitBound)
+}
+
+// stop ends the daemons (SIGTERM, a bounded wait, SIGKILL) and then every process still
+// running with this cluster's SLURM_CONF in its environment (slurmstepd and job tasks, which
+// outlive slurmd by design).
+func (c *Cluster) stop(t testing.TB) {
+	if t.Failed() {
+		c.dumpLogs(t)
+	}
+	for _, d := range []*exec.Cmd{c.slurmd, c.ctld} {
+		if d == nil {
+			continue
+		}
+		d.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { d.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			d.Process.Kill()
+			<-done
+		}
+	}
+	c.slurmd, c.ctld = nil, nil
+	for _, pid := range c.strays() {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// strays lists the processes whose environment names this cluster's slurm.conf (job tasks)
+// or whose command line names a file in the cluster's directory (slurmstepd, started by
+// slurmd with a minimal environment and the path of its launch file).
+func (c *Cluster) strays() []int {
+	want := []byte("SLURM_CONF=" + c.ConfPath + "\x00")
+	inDir := []byte(c.Dir + string(filepath.Separator))
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(env, want) {
+			pids = append(pids, pid)
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(cmdline, inDir) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// dumpLogs copies the daemons' logs into the test log, so a failure explains itself.
+func (c *Cluster) dumpLogs(t testing.TB) {
+	files, _ := filepath.Glob(filepath.Join(c.Dir, "log", "*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		if len(b) > 8000 {
+			b = b[len(b)-8000:]
+		}
+		t.Logf("==== %s (tail)\n%s", filepath.Base(f), b)
+	}
+}
