@@ -5,148 +5,58 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orbit-hpc/orbit/compat/getopt"
 	"github.com/orbit-hpc/orbit/compat/version"
 )
 
-// longOption is one entry of scontrol's getopt_long table.
-type longOption struct {
-	name   string
-	hasArg bool
-	val    string // the short letter, or the long name for long-only options
+// longOptions is scontrol's getopt_long table ("adhM:FoQu:vV" and its long options), in
+// Slurm's order (the order ambiguity messages list). Val is the short letter, or the long
+// name for long-only options: what apply switches on.
+var longOptions = []getopt.Option{
+	{Long: "all", Short: 'a', Val: "a"},
+	{Long: "cluster", Short: 'M', Arg: getopt.RequiredArg, Val: "M"},
+	{Long: "clusters", Arg: getopt.RequiredArg, Val: "M"},
+	{Long: "details", Short: 'd', Val: "d"},
+	{Long: "federation", Val: "federation"},
+	{Long: "future", Short: 'F', Val: "F"},
+	{Long: "help", Short: 'h', Val: "h"},
+	{Long: "hide", Val: "hide"},
+	{Long: "local", Val: "local"},
+	{Long: "oneliner", Short: 'o', Val: "o"},
+	{Long: "quiet", Short: 'Q', Val: "Q"},
+	{Long: "sibling", Val: "sibling"},
+	{Long: "uid", Short: 'u', Arg: getopt.RequiredArg, Val: "u"},
+	{Long: "usage", Val: "h"},
+	{Long: "verbose", Short: 'v', Val: "v"},
+	{Long: "version", Short: 'V', Val: "V"},
 }
-
-// longOptions is scontrol's table, in Slurm's order (the order ambiguity messages list).
-var longOptions = []longOption{
-	{"all", false, "a"},
-	{"cluster", true, "M"},
-	{"clusters", true, "M"},
-	{"details", false, "d"},
-	{"federation", false, "federation"},
-	{"future", false, "F"},
-	{"help", false, "h"},
-	{"hide", false, "hide"},
-	{"local", false, "local"},
-	{"oneliner", false, "o"},
-	{"quiet", false, "Q"},
-	{"sibling", false, "sibling"},
-	{"uid", true, "u"},
-	{"usage", false, "h"},
-	{"verbose", false, "v"},
-	{"version", false, "V"},
-}
-
-// shortOptions maps scontrol's short options ("adhM:FoQu:vV") to whether they take an argument.
-var shortOptions = map[byte]bool{'a': false, 'd': false, 'h': false, 'M': true, 'F': false,
-	'o': false, 'Q': false, 'u': true, 'v': false, 'V': false}
 
 // parseOptions reads options the way GNU getopt_long does for scontrol (options may follow
-// the command's words; "--" ends them; long names may be abbreviated) and acts on each at
-// once, as Slurm does. It returns the command words, and an exit code >= 0 when the run is
+// the command's words; "--" ends them; long names may be abbreviated) and acts on each in
+// order, as Slurm does. It returns the command words, and an exit code >= 0 when the run is
 // already over (-h, -V, a bad option).
 func (c *cli) parseOptions(args []string) (cmd []string, exit int) {
+	// Words are reported in order so that a "setdebugflags" command can stop option
+	// parsing where it stands, leaving its "-flag" arguments as words.
+	found, rest, err := getopt.Parse(append([]string{c.prog}, args...), longOptions, getopt.ReturnInOrder)
 	var words []string
-	i := 0
-	for i < len(args) {
-		// Slurm stops parsing options at a "setdebugflags" command so "-flag" stays a word.
-		if len(args[i]) >= 8 && strings.EqualFold(args[i][:8], "setdebug") {
-			return args[i:], -1
-		}
-		a := args[i]
-		if a == "--" {
-			return append(words, args[i+1:]...), -1
-		}
-		if len(a) < 2 || a[0] != '-' {
-			words = append(words, a)
-			i++
-			continue
-		}
-		i++
-		if strings.HasPrefix(a, "--") {
-			var code int
-			if i, code = c.longOption(args, i, a[2:]); code >= 0 {
+	for _, f := range found {
+		if f.Option >= 0 {
+			if code := c.apply(longOptions[f.Option].Val, f.Value); code >= 0 {
 				return nil, code
 			}
 			continue
 		}
-		for k := 1; k < len(a); k++ {
-			ch := a[k]
-			takesArg, known := shortOptions[ch]
-			if !known {
-				c.eprintf("%s: invalid option -- '%c'\n", c.prog, ch)
-				return nil, c.tryHelp()
-			}
-			arg := ""
-			if takesArg {
-				if k+1 < len(a) {
-					arg = a[k+1:]
-				} else if i < len(args) {
-					arg = args[i]
-					i++
-				} else {
-					c.eprintf("%s: option requires an argument -- '%c'\n", c.prog, ch)
-					return nil, c.tryHelp()
-				}
-			}
-			if code := c.apply(string(ch), arg); code >= 0 {
-				return nil, code
-			}
-			if takesArg {
-				break
-			}
+		if w := f.Value; len(w) >= 8 && strings.EqualFold(w[:8], "setdebug") {
+			return args[f.Argi-1:], -1
 		}
+		words = append(words, f.Value)
 	}
-	return words, -1
-}
-
-// longOption handles "--text" (text may hold "=value"); it returns the next index and an exit
-// code >= 0 when the run is over.
-func (c *cli) longOption(args []string, i int, text string) (int, int) {
-	name, value, hasValue := strings.Cut(text, "=")
-	var found *longOption
-	var ambiguous []string
-	for k := range longOptions {
-		o := &longOptions[k]
-		if o.name == name {
-			found, ambiguous = o, nil
-			break
-		}
-		if !strings.HasPrefix(o.name, name) {
-			continue
-		}
-		if found == nil {
-			found = o
-		} else if found.hasArg != o.hasArg || found.val != o.val {
-			if ambiguous == nil {
-				ambiguous = []string{found.name}
-			}
-			ambiguous = append(ambiguous, o.name)
-		}
+	if err != nil {
+		c.eprintf("%s\n", err)
+		return nil, c.tryHelp()
 	}
-	if len(ambiguous) > 0 {
-		c.eprintf("%s: option '--%s' is ambiguous; possibilities:", c.prog, text)
-		for _, n := range ambiguous {
-			c.eprintf(" '--%s'", n)
-		}
-		c.eprintf("\n")
-		return i, c.tryHelp()
-	}
-	if found == nil {
-		c.eprintf("%s: unrecognized option '--%s'\n", c.prog, text)
-		return i, c.tryHelp()
-	}
-	if hasValue && !found.hasArg {
-		c.eprintf("%s: option '--%s' doesn't allow an argument\n", c.prog, found.name)
-		return i, c.tryHelp()
-	}
-	if found.hasArg && !hasValue {
-		if i >= len(args) {
-			c.eprintf("%s: option '--%s' requires an argument\n", c.prog, found.name)
-			return i, c.tryHelp()
-		}
-		value = args[i]
-		i++
-	}
-	return i, c.apply(found.val, value)
+	return append(words, rest...), -1
 }
 
 func (c *cli) tryHelp() int {
