@@ -124,6 +124,9 @@ type JobSpec struct {
 	MinPower         uint32 // watts per node, NoVal when unset
 	MaxPower         uint32 // watts per node, NoVal when unset
 
+	// srun's own.
+	Label bool // -l/--label: prefix each output line with its task number
+
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)
 	AllocNodeList string // SLURM_JOB_NODELIST (srun)

@@ -221,6 +221,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Requeue = 0
 	case "hold":
 		js.Hold = true
+	case "label":
+		js.Label = true
 	case "parsable":
 		js.Parsable = true
 	case "ignore-pbs":

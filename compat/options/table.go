@@ -103,7 +103,7 @@ var Table = []Option{
 	{ID: "kill-command", Name: "kill-command", Short: 'K', Arg: ArgOptional, Cmds: Salloc},
 	{ID: "kill-on-bad-exit", Name: "kill-on-bad-exit", Short: 'K', Arg: ArgOptional, Cmds: Srun},
 	{ID: "kill-on-invalid-dep", Name: "kill-on-invalid-dep", Arg: ArgRequired, Cmds: Sbatch, Implemented: true},
-	{ID: "label", Name: "label", Short: 'l', Arg: ArgNone, Cmds: Srun},
+	{ID: "label", Name: "label", Short: 'l', Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "licenses", Name: "licenses", Short: 'L', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "mail-type", Name: "mail-type", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "mail-user", Name: "mail-user", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},

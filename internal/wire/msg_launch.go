@@ -46,6 +46,9 @@ type LaunchBatchJob struct {
 	ClusterName  string   `codec:"cluster_name"`
 	// MemPerCPU is --mem-per-cpu in MiB (SLURM_MEM_PER_CPU); 0 when memory is per node.
 	MemPerCPU uint64 `codec:"mem_per_cpu"`
+	// Restarts is the job's requeue count: a node that refused job JobID after a terminate
+	// still runs its later incarnation (Restarts higher than the terminated one's).
+	Restarts uint32 `codec:"restarts"`
 }
 
 // SignalJob sends Signal to the job's steps on one node (Slurm's REQUEST_SIGNAL_TASKS).
@@ -64,6 +67,8 @@ type TerminateJob struct {
 	KillWait uint32 `codec:"kill_wait"`
 	// TimedOut says the controller ends the job at its time limit (state TIMEOUT).
 	TimedOut bool `codec:"timed_out"`
+	// Restarts is the requeue count of the incarnation being ended (see LaunchBatchJob).
+	Restarts uint32 `codec:"restarts"`
 }
 
 func init() {

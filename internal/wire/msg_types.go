@@ -22,6 +22,8 @@ const (
 	MsgJobInfoReply        MsgType = 103 // JobInfoReply
 	MsgKillJob             MsgType = 104 // scancel → slurmctld: KillJobRequest (signal or cancel)
 	MsgKillJobReply        MsgType = 105 // KillJobReply
+	MsgUpdateJob           MsgType = 106 // scontrol hold/release/requeue → slurmctld: UpdateJobRequest
+	MsgUpdateJobReply      MsgType = 107 // UpdateJobReply
 
 	// Nodes, slurmd ↔ slurmctld and commands → slurmctld (msg_node.go): 200–299.
 	MsgNodeRegistration      MsgType = 200 // slurmd → slurmctld: one node's registration
@@ -35,5 +37,18 @@ const (
 	MsgSignalJob      MsgType = 301 // signal every step of a job on one node
 	MsgTerminateJob   MsgType = 302 // end a job on one node: its steps are killed, then it reports back
 
-	// Next family: 400–499.
+	// Steps and interactive allocations, srun ↔ slurmctld and srun ↔ slurmd (msg_step.go):
+	// 400–499.
+	MsgAllocateJob       MsgType = 400 // srun → slurmctld: JobDesc without a script
+	MsgAllocateJobReply  MsgType = 401 // the job id, once durable
+	MsgJobAllocInfo      MsgType = 402 // srun → slurmctld: JobAllocInfoRequest (poll)
+	MsgJobAllocInfoReply MsgType = 403 // JobAllocInfo
+	MsgStepCreate        MsgType = 404 // srun → slurmctld: StepCreateRequest
+	MsgStepCreateReply   MsgType = 405 // StepCreateReply: step id, layout, credential
+	MsgStepComplete      MsgType = 406 // srun → slurmctld: StepComplete
+	MsgCompleteJobAlloc  MsgType = 407 // srun → slurmctld: CompleteJobAlloc (release)
+	MsgLaunchTasks       MsgType = 408 // srun → slurmd: LaunchTasks
+	MsgSignalTasks       MsgType = 409 // srun → slurmd: SignalTasks (Ctrl-C, task failure)
+
+	// Next family: 500–599.
 )

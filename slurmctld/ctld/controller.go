@@ -60,6 +60,7 @@ type Controller struct {
 	agent chan agentTask
 
 	names nameCache
+	steps stepTable // job steps (step_table.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -166,6 +167,8 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgNodeRegistration, c.handleNodeRegistration)
 	c.srv.HandleRPC(wire.MsgNodeInfo, c.handleNodeInfo)
 	c.srv.HandleRPC(wire.MsgBatchJobComplete, c.handleBatchJobComplete)
+	c.srv.HandleRPC(wire.MsgUpdateJob, c.handleUpdateJob) // job_update.go
+	c.registerSteps()
 }
 
 // Serve answers RPCs on l until Close.

@@ -22,13 +22,20 @@ func (c *Controller) handleJobInfo(_ context.Context, req *wire.Request) (any, e
 	c.mu.RLock()
 	var recs []*jobRecord
 	for _, id := range c.t.sortedJobIDs() {
-		if len(want) == 0 || want[id] {
+		if len(want) == 0 || want[id] || want[c.t.jobs[id].ArrayJobID] { // an array id names its tasks
 			recs = append(recs, c.t.jobs[id])
 		}
 	}
 	rep := &wire.JobInfoReply{LastUpdate: c.now().Unix(), Jobs: make([]wire.JobInfo, 0, len(recs))}
 	for _, j := range recs {
-		rep.Jobs = append(rep.Jobs, c.jobInfo(j))
+		info := c.jobInfo(j)
+		arrayInfo(j, &info) // job_array.go
+		if info.Dependency != "" && (j.state().IsPending() || len(j.Nodes) == 0) {
+			_, info.Dependency = c.t.dependency(j, rep.LastUpdate) // what remains (job_depend.go)
+		} else {
+			info.Dependency = ""
+		}
+		rep.Jobs = append(rep.Jobs, info)
 	}
 	c.mu.RUnlock()
 	return rep, nil

@@ -19,8 +19,8 @@ func (c *Controller) handleKillJob(ctx context.Context, req *wire.Request) (any,
 		return nil, err
 	}
 	r := req.Body.(*wire.KillJobRequest)
-	if r.ArrayTaskID != wire.NoVal && r.ArrayTaskID != wire.Infinite {
-		return &wire.KillJobReply{Errno: errnoInvalidJobID, Text: errnoTexts[errnoInvalidJobID]}, nil
+	if rep, handled, err := c.killArray(ctx, id, r); handled { // job_array_kill.go
+		return rep, err
 	}
 	cancel := r.Signal == 0 || r.Signal == int32(syscall.SIGKILL)
 	now := c.now().Unix()

@@ -27,6 +27,9 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 	}
 	c.mu.Lock()
 	j.JobID = c.t.nextJobID
+	if j.ArrayPending != nil {
+		j.ArrayJobID = j.JobID
+	}
 	if j.Priority != 0 {
 		j.Priority = max(c.t.lowPrio-1, 1)
 	}
@@ -179,6 +182,12 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if d.Hold {
 		j.Priority = 0
 		j.Reason = uint32(states.WaitHeldUser)
+	}
+	if err := c.setArray(j); err != nil {
+		return nil, err
+	}
+	if err := checkDependency(d.Dependency); err != nil {
+		return nil, err
 	}
 	return j, nil
 }

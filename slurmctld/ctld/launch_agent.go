@@ -111,7 +111,13 @@ func (c *Controller) doLaunch(t agentTask) {
 			c.mu.RUnlock()
 			return // cancelled or ended meanwhile
 		}
+		if j.isInteractive() {
+			c.mu.RUnlock()
+			return // an srun allocation: srun launches its steps itself
+		}
 		msg := c.launchMsg(j)
+		arrayLaunch(j, msg) // job_array.go
+		msg.Restarts = j.Restarts
 		n := c.t.nodes[j.batchHost()]
 		addr := c.nodeAddr(n)
 		c.mu.RUnlock()
@@ -213,8 +219,17 @@ func (c *Controller) doTerminate(t agentTask) {
 	if !ok {
 		return
 	}
+	var restarts uint32
+	c.mu.RLock()
+	if j := c.t.jobs[t.jobID]; j != nil {
+		restarts = j.Restarts
+		if j.state().IsPending() && restarts > 0 {
+			restarts-- // a requeue ends the incarnation before it (job_requeue.go)
+		}
+	}
+	c.mu.RUnlock()
 	err := c.call(addr, wire.MsgTerminateJob, &wire.TerminateJob{
-		NodeName: t.node, JobID: t.jobID, KillWait: uint32(c.cfg.KillWait), TimedOut: t.timedOut,
+		NodeName: t.node, JobID: t.jobID, KillWait: uint32(c.cfg.KillWait), TimedOut: t.timedOut, Restarts: restarts,
 	})
 	if err == nil {
 		return

@@ -35,7 +35,9 @@ func TestHealth_SilentNodeDownJobsNodeFail(t *testing.T) {
 	clk := &fakeClock{}
 	f := newFixture(t, ctld.TestConfig{Nodes: 2, Now: clk.now, Extra: "SlurmdTimeout=10\n"})
 	f.startNodes("n1", "n2")
-	id := f.mustSubmit(script("sleep 1000"))
+	d := script("sleep 1000")
+	d.Requeue = 0 // --no-requeue: a job that may be requeued is (job_lifecycle2_test.go)
+	id := f.mustSubmit(d)
 	f.waitState(id, states.JobRunning)
 	clk.advance(11 * time.Second)
 	j := f.waitState(id, states.JobNodeFail)

@@ -7,8 +7,8 @@ import (
 // checkNodeHealth sets DOWN every node silent for SlurmdTimeout seconds (slurmd re-registers
 // every SlurmdTimeout/3 as its heartbeat, and every message from a node counts as contact):
 // state DOWN* (not responding) with reason "Not responding", and every job on it ends
-// NODE_FAIL (reason NodeDown) in the same batch. Slurm would requeue batch jobs whose
-// --requeue/JobRequeue allow it; Orbit fails them for now. SlurmdTimeout=0 disables the check.
+// NODE_FAIL (reason NodeDown) in the same batch, or is requeued when its --requeue/JobRequeue
+// allow it (job_requeue.go), as in Slurm. SlurmdTimeout=0 disables the check.
 // A node back from "Not responding" returns to service when it registers again, as
 // ReturnToService says (node_registration.go).
 func (c *Controller) checkNodeHealth() {
@@ -40,7 +40,7 @@ func (c *Controller) checkNodeHealth() {
 			if j.state().IsCompleting() {
 				chs = append(chs, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
 			} else {
-				chs = append(chs, endJob{jobID: j.JobID, state: states.JobNodeFail, reason: states.FailDownNode, end: now})
+				chs = append(chs, c.nodeFailChange(j, now)) // requeued when allowed (job_requeue.go)
 			}
 		}
 	}

@@ -47,7 +47,7 @@ func (c *Controller) schedule() {
 	c.mu.Lock()
 	var pend []*jobRecord
 	for _, j := range c.t.jobs {
-		if j.state().IsPending() {
+		if j.state().IsPending() && !j.state().IsCompleting() { // a requeued job first completes
 			pend = append(pend, j)
 		}
 	}
@@ -62,16 +62,27 @@ func (c *Controller) schedule() {
 	})
 	blocked := map[string]bool{}
 	var starts []started
+	running := c.t.runningTasks() // array tasks holding nodes, for %N (job_array.go)
+	var invalid []uint32          // --kill-on-invalid-dep jobs whose dependency failed
+	more := false                 // an array started a task and has more pending
 	for _, j := range pend {
 		part := c.t.parts[j.Partition]
 		reason := states.WaitNoReason
+		dep, _ := c.t.dependency(j, now) // job_depend.go
 		switch {
 		case part == nil:
 			reason = states.WaitPartDown
 		case j.Priority == 0:
-			reason = states.WaitHeldUser
+			reason = heldReason(j)
 		case j.EligibleTime > now:
 			reason = states.WaitTime
+		case dep != states.WaitNoReason:
+			reason = dep
+			if dep == states.WaitDepInvalid && c.killInvalidDep(j) {
+				invalid = append(invalid, j.JobID)
+			}
+		case j.throttled(running):
+			reason = states.WaitArrayTaskLimit
 		case !strings.EqualFold(part.conf.State, "UP") && part.conf.State != "":
 			reason = states.WaitPartDown
 			if strings.EqualFold(part.conf.State, "INACTIVE") {
@@ -93,13 +104,18 @@ func (c *Controller) schedule() {
 				blocked[j.Partition] = true
 				break
 			}
-			p, err := c.apply(startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now})
+			ch, id := c.startChange(j, a, now) // an array task is split off (job_array.go)
+			p, err := c.apply(ch)
 			if err != nil {
 				c.log.Error("cannot start job", "job", j.JobID, "err", err)
 				blocked[j.Partition] = true
 				continue
 			}
-			starts = append(starts, started{jobID: j.JobID, p: p})
+			starts = append(starts, started{jobID: id, p: p})
+			if j.ArrayJobID != 0 {
+				running[j.ArrayJobID]++
+				more = more || len(j.ArrayPending) > 1
+			}
 			continue
 		}
 		if j.Reason != uint32(reason) {
@@ -109,6 +125,12 @@ func (c *Controller) schedule() {
 		}
 	}
 	c.mu.Unlock()
+	if len(invalid) > 0 {
+		c.cancelInvalidDeps(invalid, now)
+	}
+	if more {
+		c.wake() // the array's next task is tried in the next pass
+	}
 	for _, s := range starts {
 		if err := s.p.Wait(c.ctx); err != nil {
 			c.log.Error("job start not durable; not launched", "job", s.jobID, "err", err)

@@ -173,6 +173,12 @@ func (ch endJob) plan(t *tables) (*effects, error) {
 		n.ExitCode = ch.exitCode
 	}
 	n.EndTime = ch.end
+	if s.Base() == states.JobPending {
+		// A requeued job whose old incarnation ended (job_requeue.go): pending again.
+		n.State = uint32(states.JobPending)
+		clearAllocation(n)
+		return &effects{jobs: []*jobRecord{n}}, nil
+	}
 	if !j.state().IsRunning() && !j.state().IsCompleting() && !j.state().IsSuspended() {
 		// A job that never ran has no start; Slurm shows its end as its start.
 		n.StartTime = ch.end

@@ -50,6 +50,14 @@ type jobRecord struct {
 	MemAlloc    uint64   `codec:"mem_alloc"` // MiB per node counted against nodes (memory tracked only)
 	ExitCode    uint32   `codec:"exit_code"` // wait(2) status of the batch script
 	Restarts    uint32   `codec:"restarts"`
+	// Arrays (job_array.go): the array's own record carries the indices not yet started;
+	// each task that starts is split off with its own job id.
+	ArrayJobID    uint32   `codec:"array_job_id"`   // 0 = not part of an array
+	ArrayTaskID   uint32   `codec:"array_task_id"`  // the task's index; unused while ArrayPending is set
+	ArrayPending  []uint32 `codec:"array_pending"`  // indices not yet started, ascending
+	ArrayThrottle uint32   `codec:"array_throttle"` // %N: most tasks running at once, 0 = no limit
+	ArrayEnv      []uint32 `codec:"array_env"`      // SLURM_ARRAY_TASK_COUNT, MIN, MAX, STEP
+	AdminHold     bool     `codec:"admin_hold"`     // held by an operator (JobHeldAdmin) (job_update.go)
 }
 
 func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }

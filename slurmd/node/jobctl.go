@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"os"
 	"syscall"
 	"time"
 
@@ -16,7 +17,7 @@ func liveSteps(h *hosted, job uint32) []*stepd.State {
 	steps, _ := stepd.ListSteps(h.spool)
 	var out []*stepd.State
 	for _, st := range steps {
-		if st.JobID == job && !st.Ended() && stepd.Alive(st) {
+		if st.JobID == job && !st.Ended() && stepd.Alive(st) && st.Pid != os.Getpid() { // srun steps: step_launch.go
 			out = append(out, st)
 		}
 	}
@@ -40,7 +41,11 @@ func (d *Daemon) handleSignal(_ context.Context, req *wire.Request) (any, error)
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "Invalid signal %d", m.Signal)
 	}
 	steps := liveSteps(h, m.JobID)
-	if len(steps) == 0 {
+	srun := 0
+	if m.Flags&wire.KillBatchOnly == 0 {
+		srun = d.signalSrunSteps(m.NodeName, m.JobID, syscall.Signal(m.Signal))
+	}
+	if len(steps) == 0 && srun == 0 {
 		return nil, wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
 	}
 	sig := syscall.Signal(m.Signal)
@@ -91,7 +96,7 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.markKilled(m.JobID, m.TimedOut, time.Now())
+	d.markKilled(m.JobID, m.Restarts, m.TimedOut, time.Now())
 	if d.starting[m.JobID] {
 		// Its slurmstepd is starting: the launch handler ends the step once it runs, and the
 		// step then reports its end as usual.
@@ -109,6 +114,7 @@ func (d *Daemon) terminate(node string, job uint32, timedOut bool) bool {
 		sig = stepdlaunch.SigTimeout
 	}
 	steps := liveSteps(d.nodes[node], job)
+	srun := d.killSrunSteps(node, job)
 	for _, st := range steps {
 		if err := unix.Kill(st.Pid, sig); err != nil {
 			d.log.Warn("cannot signal slurmstepd", "job", job, "pid", st.Pid, "err", err)
@@ -117,5 +123,5 @@ func (d *Daemon) terminate(node string, job uint32, timedOut bool) bool {
 	if len(steps) > 0 {
 		d.log.Info("terminating job", "job", job, "node", node, "timed_out", timedOut)
 	}
-	return len(steps) > 0
+	return len(steps) > 0 || srun > 0
 }

@@ -6,13 +6,14 @@ import "time"
 // travel on different connections, so a job cancelled just after it was scheduled may be
 // terminated here before its batch script was started. Like Slurm's slurmd, the node then
 // remembers the job as killed and refuses its late launch; a terminate that arrives while
-// the job's slurmstepd is being started is applied as soon as it runs. (When requeue
-// arrives, the launch must carry the job's restart count so a requeued job is not refused.)
+// the job's slurmstepd is being started is applied as soon as it runs. A requeued job is a
+// new incarnation with a higher restart count, and its launch is not refused.
 
 // killedJob is a job the controller ended while it had no live step here.
 type killedJob struct {
 	at       time.Time
 	timedOut bool
+	restarts uint32 // the incarnation that was terminated
 }
 
 // killedMemory is how long a killed job is remembered: longer than a launch credential
@@ -21,19 +22,20 @@ const killedMemory = 5 * time.Minute
 
 // markKilled records job as killed (under d.mu), forgetting entries older than killedMemory
 // so the table stays small.
-func (d *Daemon) markKilled(job uint32, timedOut bool, now time.Time) {
+func (d *Daemon) markKilled(job, restarts uint32, timedOut bool, now time.Time) {
 	for id, k := range d.killed {
 		if now.Sub(k.at) > killedMemory {
 			delete(d.killed, id)
 		}
 	}
-	d.killed[job] = killedJob{at: now, timedOut: timedOut}
+	d.killed[job] = killedJob{at: now, timedOut: timedOut, restarts: restarts}
 }
 
-// wasKilled reports whether job was terminated before it ran here (under d.mu).
-func (d *Daemon) wasKilled(job uint32, now time.Time) (killedJob, bool) {
+// wasKilled reports whether incarnation restarts of job was terminated before it ran here
+// (under d.mu).
+func (d *Daemon) wasKilled(job, restarts uint32, now time.Time) (killedJob, bool) {
 	k, ok := d.killed[job]
-	if !ok || now.Sub(k.at) > killedMemory {
+	if !ok || now.Sub(k.at) > killedMemory || restarts > k.restarts {
 		return killedJob{}, false
 	}
 	return k, true

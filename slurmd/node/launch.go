@@ -53,11 +53,12 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		d.mu.Unlock()
 		return nil, nil
 	}
-	if _, killed := d.wasKilled(m.JobID, time.Now()); killed {
+	if _, killed := d.wasKilled(m.JobID, m.Restarts, time.Now()); killed {
 		d.mu.Unlock()
 		d.log.Info("launch refused: the job was terminated before it arrived", "job", m.JobID, "node", m.NodeName)
 		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 	}
+	delete(d.killed, m.JobID) // an earlier incarnation's record, if any: this one runs
 	d.starting[m.JobID] = true
 	d.mu.Unlock()
 	defer func() {
@@ -74,7 +75,7 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: %v", err)
 	}
 	d.mu.Lock()
-	k, killed := d.wasKilled(m.JobID, time.Now())
+	k, killed := d.wasKilled(m.JobID, m.Restarts, time.Now())
 	d.mu.Unlock()
 	if killed {
 		// Terminated while its slurmstepd was starting: end it now; it reports as usual.

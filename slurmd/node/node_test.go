@@ -214,6 +214,18 @@ func TestTerminate_BeforeLaunchRefusesLateLaunch(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("the refused job's script ran")
 	}
+	// The job's next incarnation (requeued: one more restart) does run.
+	again := f.launch(job, "n1", uid, gid, "#!/bin/sh\ntouch "+marker+"\n", work)
+	again.Restarts = 1
+	if err := f.call(d.Addr(), wire.MsgLaunchBatchJob, again); err != nil {
+		t.Fatalf("launch of the requeued job: %v", err)
+	}
+	if c := f.waitComplete(job); c.WaitStatus != 0 {
+		t.Errorf("requeued job ended %+v, want exit 0", c)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the requeued job's script did not run: %v", err)
+	}
 }
 
 func TestSignal_BatchOnly(t *testing.T) {

@@ -55,6 +55,11 @@ type StepSpec struct {
 	// ControlSocket is the path the supervisor will serve; recorded in the state file. Empty:
 	// Slurm's name, <Spool>/<NodeName>_<JobID>.<StepID> (the batch step as 4294967294).
 	ControlSocket string
+
+	// SharedSupervisor says the supervising process has children of its own that are not
+	// the step's (slurmd running srun steps in-process beside the slurmstepd processes it
+	// starts): its unregistered children are then never taken for the step's orphans.
+	SharedSupervisor bool
 }
 
 // PreTimeoutSignal is sbatch/srun --signal=[B:]sig@time.

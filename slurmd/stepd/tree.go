@@ -21,7 +21,7 @@ func (s *Step) trackTree() []procInfo {
 		}
 	}
 	reg.Lock()
-	single := reg.steps == 1
+	single := reg.steps == 1 && !s.spec.SharedSupervisor
 	registered := make(map[int]bool, len(reg.waiters))
 	for pid := range reg.waiters {
 		registered[pid] = true

@@ -1,0 +1,142 @@
+package wire
+
+// Step messages: srun asks slurmctld for an interactive allocation (when it runs outside
+// one) and for a job step, then launches the step's tasks on each node itself, as Slurm's
+// srun does; the nodes stream the tasks' output back to srun (srun/stepio).
+
+// AllocateJobReply answers MsgAllocateJob (a JobDesc with no script: an interactive
+// allocation, Slurm's REQUEST_RESOURCE_ALLOCATION). The job is durable and pending; srun
+// polls MsgJobAllocInfo until it runs.
+type AllocateJobReply struct {
+	JobID uint32 `codec:"job_id"`
+}
+
+// JobAllocInfoRequest asks for the allocation of one job (Slurm's
+// REQUEST_JOB_ALLOCATION_INFO).
+type JobAllocInfoRequest struct {
+	JobID uint32 `codec:"job_id"`
+}
+
+// JobAllocInfo is a job's state and allocation, what srun needs to run steps in it.
+type JobAllocInfo struct {
+	JobID       uint32   `codec:"job_id"`
+	State       uint32   `codec:"state"` // compat/states.JobState bits
+	Reason      uint32   `codec:"reason"`
+	Name        string   `codec:"name"`
+	Partition   string   `codec:"partition"`
+	UserName    string   `codec:"user_name"`
+	NodeList    string   `codec:"node_list"`
+	Nodes       []string `codec:"nodes"`
+	CPUsPerNode []uint32 `codec:"cpus_per_node"`
+	NumTasks    uint32   `codec:"num_tasks"`
+	CPUsPerTask uint32   `codec:"cpus_per_task"`
+	ClusterName string   `codec:"cluster_name"`
+}
+
+// StepCreateRequest asks for a step of a running job (Slurm's REQUEST_JOB_STEP_CREATE).
+// Zero or NoVal fields take the defaults of the job's allocation.
+type StepCreateRequest struct {
+	JobID        uint32 `codec:"job_id"`
+	NumTasks     uint32 `codec:"num_tasks"`
+	MinNodes     uint32 `codec:"min_nodes"`
+	TasksPerNode uint32 `codec:"ntasks_per_node"`
+	CPUsPerTask  uint32 `codec:"cpus_per_task"`
+	Name         string `codec:"name"`
+	NodeList     string `codec:"node_list"` // -w: nodes the step must use
+}
+
+// StepCreateReply is the new step: its id, its layout over the job's nodes (block
+// distribution), where each node's slurmd listens, and the launch credential the nodes check.
+type StepCreateReply struct {
+	JobID       uint32   `codec:"job_id"`
+	StepID      uint32   `codec:"step_id"`
+	NodeList    string   `codec:"node_list"`     // the step's nodes (hostlist)
+	Nodes       []string `codec:"nodes"`         // the step's nodes, in order
+	Addrs       []string `codec:"addrs"`         // each node's slurmd, host:port
+	Tasks       []uint32 `codec:"tasks"`         // tasks on each node
+	CPUsOnNode  []uint32 `codec:"cpus_on_node"`  // the job's CPUs on each node (SLURM_CPUS_ON_NODE)
+	NumTasks    uint32   `codec:"num_tasks"`     // all tasks of the step
+	CPUsPerTask uint32   `codec:"cpus_per_task"` // as resolved
+	Cred        []byte   `codec:"cred"`          // launch credential (internal/auth LaunchCred)
+	KillWait    uint32   `codec:"kill_wait"`     // seconds
+	TimeLimit   uint32   `codec:"time_limit"`    // the job's, minutes
+	JobName     string   `codec:"job_name"`      // for the environment
+	Partition   string   `codec:"partition"`     //
+	JobNodeList string   `codec:"job_node_list"` // the job's nodes
+	JobCPUs     []uint32 `codec:"job_cpus"`      // the job's CPUs per node (of JobNodeList)
+	ClusterName string   `codec:"cluster_name"`  //
+	CtldAddr    string   `codec:"ctld_addr"`     // for SLURM_WORKING_CLUSTER
+	CtldPort    uint32   `codec:"ctld_port"`     //
+	UserName    string   `codec:"user_name"`     //
+}
+
+// StepComplete reports that a step ended (Slurm's REQUEST_STEP_COMPLETE); ExitCode is the
+// step's wait(2)-style status (highest exit code << 8, or the killing signal).
+type StepComplete struct {
+	JobID    uint32 `codec:"job_id"`
+	StepID   uint32 `codec:"step_id"`
+	ExitCode uint32 `codec:"exit_code"`
+}
+
+// CompleteJobAlloc releases an interactive allocation when srun is done with it (Slurm's
+// REQUEST_COMPLETE_JOB_ALLOCATION); ExitCode is srun's wait(2)-style status.
+type CompleteJobAlloc struct {
+	JobID    uint32 `codec:"job_id"`
+	ExitCode uint32 `codec:"exit_code"`
+}
+
+// LaunchTasks starts one step's tasks on one node (Slurm's REQUEST_LAUNCH_TASKS), sent by
+// srun. The node checks Cred (signed by the controller) against JobID, StepID and the user,
+// then connects to IOAddr and streams the tasks' output and exits there (srun/stepio).
+type LaunchTasks struct {
+	NodeName    string   `codec:"node_name"`
+	Cred        []byte   `codec:"cred"`
+	JobID       uint32   `codec:"job_id"`
+	StepID      uint32   `codec:"step_id"`
+	UserID      uint32   `codec:"user_id"`
+	GroupID     uint32   `codec:"group_id"`
+	NodeID      uint32   `codec:"node_id"`      // this node's index in the step (SLURM_NODEID)
+	Ranks       []uint32 `codec:"ranks"`        // global task ids run on this node
+	StepGTIDs   string   `codec:"gtids"`        // SLURM_GTIDS
+	CPUsOnNode  uint32   `codec:"cpus_on_node"` // SLURM_CPUS_ON_NODE
+	Argv        []string `codec:"argv"`
+	Environment []string `codec:"environment"` // the step's environment; the node adds per-task variables
+	WorkDir     string   `codec:"work_dir"`
+	IOAddr      string   `codec:"io_addr"`    // srun's I/O listener
+	IOKey       []byte   `codec:"io_key"`     // proves the I/O connection is this launch's
+	StdinRank   int32    `codec:"stdin_rank"` // the task that reads srun's stdin; -1 none
+	KillWait    uint32   `codec:"kill_wait"`
+	TimeLimit   uint32   `codec:"time_limit"` // minutes, 0 or Infinite = none
+	// StdOut and StdErr are per-task file patterns already expanded for each rank (srun -o/-e),
+	// indexed like Ranks; empty: stream to srun.
+	StdOut []string `codec:"std_out"`
+	StdErr []string `codec:"std_err"`
+}
+
+// SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or
+// killing the step after a task failed with --kill-on-bad-exit).
+type SignalTasks struct {
+	NodeName string `codec:"node_name"`
+	JobID    uint32 `codec:"job_id"`
+	StepID   uint32 `codec:"step_id"`
+	Signal   int32  `codec:"signal"`
+}
+
+func init() {
+	Register(MsgAllocateJob, "REQUEST_RESOURCE_ALLOCATION", func() any { return new(AllocateJobDesc) })
+	Register(MsgAllocateJobReply, "RESPONSE_RESOURCE_ALLOCATION", func() any { return new(AllocateJobReply) })
+	Register(MsgJobAllocInfo, "REQUEST_JOB_ALLOCATION_INFO", func() any { return new(JobAllocInfoRequest) })
+	Register(MsgJobAllocInfoReply, "RESPONSE_JOB_ALLOCATION_INFO", func() any { return new(JobAllocInfo) })
+	Register(MsgStepCreate, "REQUEST_JOB_STEP_CREATE", func() any { return new(StepCreateRequest) })
+	Register(MsgStepCreateReply, "RESPONSE_JOB_STEP_CREATE", func() any { return new(StepCreateReply) })
+	Register(MsgStepComplete, "REQUEST_STEP_COMPLETE", func() any { return new(StepComplete) })
+	Register(MsgCompleteJobAlloc, "REQUEST_COMPLETE_JOB_ALLOCATION", func() any { return new(CompleteJobAlloc) })
+	Register(MsgLaunchTasks, "REQUEST_LAUNCH_TASKS", func() any { return new(LaunchTasks) })
+	Register(MsgSignalTasks, "REQUEST_SIGNAL_STEP_TASKS", func() any { return new(SignalTasks) })
+}
+
+// AllocateJobDesc is an interactive allocation request: the job as srun describes it (no
+// script). It is a distinct Go type because the registry binds one Go type per message.
+type AllocateJobDesc struct {
+	Job JobDesc `codec:"job"`
+}

@@ -1,0 +1,191 @@
+package ctld
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Hold, release and requeue (scontrol hold/uhold/release/requeue/requeuehold), Slurm's
+// update_job with Priority=0 and job_requeue. A hold by an operator is JobHeldAdmin and only
+// an operator releases it; a hold by the job's user (or uhold) is JobHeldUser. A release
+// gives the job a new priority, as priority/basic does for a new job.
+
+// Slurm errno values of this file.
+const (
+	errnoUserIDMissing = 2010 // ESLURM_USER_ID_MISSING: update of someone else's job
+	errnoNotSupported  = 2036 // ESLURM_NOT_SUPPORTED: an action this controller does not know
+	errnoDisabled      = 2037 // ESLURM_DISABLED: requeue of a --no-requeue job
+	errnoJobNotPending = 2073 // ESLURM_JOB_NOT_PENDING
+)
+
+func init() {
+	errnoTexts[errnoUserIDMissing] = "Invalid user id"
+	errnoTexts[errnoNotSupported] = "Requested operation not supported on this system"
+	errnoTexts[errnoDisabled] = "Requested operation is presently disabled"
+	errnoTexts[errnoJobNotPending] = "Job is no longer pending execution"
+}
+
+// heldReason is the pending reason of a held job (priority 0).
+func heldReason(j *jobRecord) states.Reason {
+	if j.AdminHold {
+		return states.WaitHeld
+	}
+	return states.WaitHeldUser
+}
+
+// replaceJob installs a new version of an existing job (hold, release).
+type replaceJob struct{ rec *jobRecord }
+
+func (ch replaceJob) plan(t *tables) (*effects, error) {
+	if t.jobs[ch.rec.JobID] == nil {
+		return nil, fmt.Errorf("job %d does not exist", ch.rec.JobID)
+	}
+	return &effects{jobs: []*jobRecord{ch.rec}}, nil
+}
+
+// handleUpdateJob serves MsgUpdateJob: authenticate → find the job, task or array →
+// authorize → one change for every record named → wait until durable → reply. For a whole
+// array, the reply is success when any of its records was changed, else the first error.
+func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.UpdateJobRequest)
+	switch r.Action {
+	case wire.JobActionHold, wire.JobActionUserHold, wire.JobActionRelease, wire.JobActionRequeue, wire.JobActionRequeueHold:
+	default:
+		return updateReply(errnoNotSupported), nil
+	}
+	priv := c.privileged(id)
+	now := c.now().Unix()
+
+	c.mu.Lock()
+	recs, idx, arrayRec, found := c.t.arrayTargets(r.JobID, r.ArrayTaskID)
+	if !found {
+		c.mu.Unlock()
+		return updateReply(errnoInvalidJobID), nil
+	}
+	owner := arrayRec
+	if owner == nil {
+		owner = recs[0]
+	}
+	if owner.UserID != id.UID && !priv {
+		c.mu.Unlock()
+		c.log.Warn("job update refused", "job", r.JobID, "uid", id.UID, "owner", owner.UserID)
+		if r.Action == wire.JobActionRequeue || r.Action == wire.JobActionRequeueHold {
+			return updateReply(errnoAccessDenied), nil
+		}
+		return updateReply(errnoUserIDMissing), nil
+	}
+	prio := c.t.lowPrio
+	var chs multi
+	var ends []terminated
+	firstErr := int32(0)
+	if idx != wire.NoVal {
+		// One pending task of an array: split it off, then change it alone.
+		task := arrayRec.clone()
+		task.ArrayPending, task.ArrayTaskID = nil, idx
+		errno := c.updateOne(task, r.Action, priv, &prio, now)
+		if errno != 0 {
+			c.mu.Unlock()
+			return updateReply(errno), nil
+		}
+		taskID := c.t.nextJobID
+		if len(arrayRec.ArrayPending) == 1 {
+			taskID = arrayRec.JobID
+		}
+		changed := task
+		chs = append(chs, splitPending{arrayID: arrayRec.JobID, idx: idx, taskJobID: taskID, then: func(n *jobRecord) {
+			n.Priority, n.AdminHold, n.Reason = changed.Priority, changed.AdminHold, changed.Reason
+		}})
+	}
+	for _, j := range recs {
+		if r.Action == wire.JobActionRequeue || r.Action == wire.JobActionRequeueHold {
+			ch, end, errno := c.requeueChange(j, r.Action == wire.JobActionRequeueHold, priv, now)
+			if errno != 0 {
+				firstErr = cmpOr(firstErr, errno)
+				continue
+			}
+			chs = append(chs, ch)
+			if end.jobID != 0 {
+				ends = append(ends, end)
+			}
+			continue
+		}
+		n := j.clone()
+		if errno := c.updateOne(n, r.Action, priv, &prio, now); errno != 0 {
+			firstErr = cmpOr(firstErr, errno)
+			continue
+		}
+		chs = append(chs, replaceJob{rec: n})
+	}
+	if len(chs) == 0 {
+		c.mu.Unlock()
+		return updateReply(firstErr), nil
+	}
+	p, err := c.apply(chs)
+	c.mu.Unlock()
+	if err != nil {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "update not applied: %v", err)
+	}
+	if err := p.Wait(ctx); err != nil {
+		return nil, durabilityError(err)
+	}
+	c.log.Info("job updated", "job", r.JobID, "task", r.ArrayTaskID, "action", r.Action, "uid", id.UID)
+	for _, e := range ends {
+		for _, n := range e.nodes {
+			c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
+		}
+	}
+	c.wake()
+	return &wire.UpdateJobReply{}, nil
+}
+
+// updateOne applies a hold or release to n (a copy, about to be installed), returning 0 or
+// the errno that refuses it.
+func (c *Controller) updateOne(n *jobRecord, action uint16, priv bool, prio *uint32, now int64) int32 {
+	s := n.state()
+	if s.IsFinished() {
+		return errnoAlreadyDone
+	}
+	switch action {
+	case wire.JobActionHold, wire.JobActionUserHold:
+		n.Priority = 0
+		n.AdminHold = action == wire.JobActionHold && priv
+		if s.IsPending() {
+			n.Reason = uint32(heldReason(n))
+		}
+	case wire.JobActionRelease:
+		if n.Priority != 0 {
+			return 0
+		}
+		if n.AdminHold && !priv {
+			return errnoAccessDenied
+		}
+		*prio = max(*prio-1, 1)
+		n.Priority = *prio
+		n.AdminHold = false
+		if s.IsPending() {
+			n.Reason = uint32(states.WaitNoReason)
+		}
+	}
+	return 0
+}
+
+func updateReply(errno int32) *wire.UpdateJobReply {
+	if errno == 0 {
+		return &wire.UpdateJobReply{}
+	}
+	return &wire.UpdateJobReply{Errno: errno, Text: errnoTexts[errno]}
+}
+
+func cmpOr(a, b int32) int32 {
+	if a != 0 {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,56 @@
+package ctld
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestStepLayout(t *testing.T) {
+	cases := []struct {
+		name                   string
+		cpus                   []uint32
+		tasks, nodes, tpn, cpt uint32
+		want                   []uint32
+		wantErr                error
+	}{
+		{"default: one task per node", []uint32{4, 4}, 0, 0, 0, 1, []uint32{1, 1}, nil},
+		{"-n4 over two nodes", []uint32{4, 4}, 4, 0, 0, 1, []uint32{2, 2}, nil},
+		{"-n3 over two nodes", []uint32{4, 4}, 3, 0, 0, 1, []uint32{2, 1}, nil},
+		{"-n1 uses one node", []uint32{4, 4}, 1, 0, 0, 1, []uint32{1}, nil},
+		{"-N1 -n4", []uint32{4, 4}, 4, 1, 0, 1, []uint32{4}, nil},
+		{"uneven CPUs fill the bigger node", []uint32{1, 4}, 4, 0, 0, 1, []uint32{1, 3}, nil},
+		{"-c2", []uint32{4, 4}, 4, 0, 0, 2, []uint32{2, 2}, nil},
+		{"--ntasks-per-node=1", []uint32{4, 4}, 0, 2, 1, 1, []uint32{1, 1}, nil},
+		{"too many tasks", []uint32{2}, 10, 0, 0, 1, nil, errStepCPUs},
+		{"too many nodes", []uint32{2}, 0, 2, 0, 1, nil, errStepNodes},
+		{"fewer tasks than nodes", []uint32{2, 2}, 1, 2, 0, 1, nil, errStepTasks},
+	}
+	for _, c := range cases {
+		got, err := stepLayout(c.cpus, c.tasks, c.nodes, c.tpn, c.cpt)
+		if err != c.wantErr || !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %v, %v; want %v, %v", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+}
+
+func FuzzStepLayout(f *testing.F) {
+	f.Add(uint32(4), uint32(4), uint32(3), uint32(0), uint32(0), uint32(1))
+	f.Add(uint32(1), uint32(64), uint32(65), uint32(2), uint32(1), uint32(2))
+	f.Fuzz(func(t *testing.T, c0, c1, tasks, nodes, tpn, cpt uint32) {
+		cpus := []uint32{c0 % 1024, c1 % 1024}
+		got, err := stepLayout(cpus, tasks%4096, nodes%4, tpn%64, cpt%16)
+		if err != nil {
+			return
+		}
+		var sum uint32
+		for i, n := range got {
+			if n == 0 {
+				t.Fatalf("node %d got no task: %v", i, got)
+			}
+			sum += n
+		}
+		if tasks%4096 != 0 && sum != tasks%4096 {
+			t.Fatalf("placed %d tasks, want %d", sum, tasks%4096)
+		}
+	})
+}

@@ -1,0 +1,276 @@
+package ctld
+
+import (
+	"context"
+	"net"
+	"strconv"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/auth"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Steps and interactive allocations (srun). A step is created here (id, layout, launch
+// credential) and launched by srun itself on the nodes; srun reports its end. An interactive
+// allocation is a job without a script: the scheduler starts it like any job but nothing is
+// launched (see doLaunch), and srun releases it with MsgCompleteJobAlloc.
+
+// registerSteps installs the step endpoints.
+func (c *Controller) registerSteps() {
+	c.srv.HandleRPC(wire.MsgAllocateJob, c.handleAllocateJob)
+	c.srv.HandleRPC(wire.MsgJobAllocInfo, c.handleJobAllocInfo)
+	c.srv.HandleRPC(wire.MsgStepCreate, c.handleStepCreate)
+	c.srv.HandleRPC(wire.MsgStepComplete, c.handleStepComplete)
+	c.srv.HandleRPC(wire.MsgCompleteJobAlloc, c.handleCompleteJobAlloc)
+}
+
+// interactivePlaceholder stands in for the script while newJob validates an allocation
+// request (newJob refuses a batch job without one); it is removed before the job is stored.
+const interactivePlaceholder = "#!interactive"
+
+// isInteractive says whether a job is an srun/salloc allocation (it has no script).
+func (j *jobRecord) isInteractive() bool { return j.Desc.Script == "" }
+
+// handleAllocateJob serves MsgAllocateJob: a pending job without a script, durable before
+// the reply.
+func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	d := req.Body.(*wire.AllocateJobDesc).Job
+	d.Script = interactivePlaceholder
+	now := c.now().Unix()
+	j, err := c.newJob(&d, id, now)
+	if err != nil {
+		return nil, err
+	}
+	j.Desc.Script = ""
+	c.mu.Lock()
+	j.JobID = c.t.nextJobID
+	if j.Priority != 0 {
+		j.Priority = max(c.t.lowPrio-1, 1)
+	}
+	p, err := c.apply(submitJob{job: j})
+	c.mu.Unlock()
+	if err != nil {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "Unable to create job record, try again")
+	}
+	if err := p.Wait(ctx); err != nil {
+		return nil, durabilityError(err)
+	}
+	c.log.Info("allocation submitted", "job", j.JobID, "uid", j.UserID)
+	c.wake()
+	return &wire.AllocateJobReply{JobID: j.JobID}, nil
+}
+
+// ownJob returns the job when id may act on it (under the read lock).
+func (c *Controller) ownJob(jobID uint32, id *wire.Identity) (*jobRecord, error) {
+	j := c.t.jobs[jobID]
+	if j == nil {
+		return nil, slurmErr(errnoInvalidJobID)
+	}
+	if j.UserID != id.UID && !c.privileged(id) {
+		return nil, slurmErr(errnoAccessDenied)
+	}
+	return j, nil
+}
+
+// handleJobAllocInfo serves MsgJobAllocInfo: srun polls it while its allocation is pending.
+func (c *Controller) handleJobAllocInfo(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.JobAllocInfoRequest)
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	j, err := c.ownJob(r.JobID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.JobAllocInfo{
+		JobID: j.JobID, State: j.State, Reason: j.Reason, Name: j.Desc.Name, Partition: j.Partition,
+		UserName: c.names.user(j.UserID), NodeList: hostlist.Compress(j.Nodes),
+		Nodes: append([]string(nil), j.Nodes...), CPUsPerNode: append([]uint32(nil), j.CPUsPerNode...),
+		NumTasks: j.NumTasks, CPUsPerTask: j.CPUsPerTask, ClusterName: c.cfg.ClusterName,
+	}, nil
+}
+
+// handleStepCreate serves MsgStepCreate: the job must be running and not completing; the
+// step gets the job's next step id, a block layout over the job's nodes and a launch
+// credential for those nodes.
+func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.StepCreateRequest)
+	c.mu.RLock()
+	j, err := c.ownJob(r.JobID, id)
+	if err != nil {
+		c.mu.RUnlock()
+		return nil, err
+	}
+	s := j.state()
+	switch {
+	case s.IsPending():
+		c.mu.RUnlock()
+		return nil, slurmErr(errnoJobPending)
+	case !s.IsRunning() || s.IsCompleting():
+		c.mu.RUnlock()
+		return nil, slurmErr(errnoAlreadyDone)
+	}
+	cpt := r.CPUsPerTask
+	if cpt == 0 || cpt == wire.NoVal {
+		cpt = 1
+	}
+	jobNodes, jobCPUs := j.Nodes, j.CPUsPerNode
+	if r.NodeList != "" {
+		// -w: the step runs on those nodes of the allocation, in the allocation's order.
+		want, err := hostlist.Expand(r.NodeList)
+		if err != nil {
+			c.mu.RUnlock()
+			return nil, slurmErr(errnoInvalidNodeName)
+		}
+		var nodes []string
+		var cpus []uint32
+		for i, n := range j.Nodes {
+			if inList(want, n) {
+				nodes, cpus = append(nodes, n), append(cpus, j.CPUsPerNode[i])
+			}
+		}
+		if len(nodes) != len(want) {
+			c.mu.RUnlock()
+			return nil, slurmErr(errnoNodeConfigUnavail)
+		}
+		jobNodes, jobCPUs = nodes, cpus
+		if r.MinNodes == 0 || r.MinNodes == wire.NoVal {
+			r.MinNodes = uint32(len(nodes))
+		}
+	}
+	minNodes := r.MinNodes
+	if minNodes == wire.NoVal {
+		minNodes = 0
+	}
+	numTasks := r.NumTasks
+	if numTasks == wire.NoVal {
+		numTasks = 0
+	}
+	tpn := r.TasksPerNode
+	if tpn == wire.NoVal {
+		tpn = 0
+	}
+	tasks, err := stepLayout(jobCPUs, numTasks, minNodes, tpn, cpt)
+	if err != nil {
+		c.mu.RUnlock()
+		return nil, err
+	}
+	nodes := jobNodes[:len(tasks)]
+	rep := &wire.StepCreateReply{
+		JobID: j.JobID, NodeList: hostlist.Compress(nodes), Nodes: append([]string(nil), nodes...),
+		Tasks: tasks, CPUsOnNode: append([]uint32(nil), jobCPUs[:len(tasks)]...), CPUsPerTask: cpt,
+		KillWait: uint32(c.cfg.KillWait), TimeLimit: j.TimeLimit, JobName: j.Desc.Name,
+		Partition: j.Partition, JobNodeList: hostlist.Compress(j.Nodes),
+		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.cfg.ClusterName,
+		UserName: c.names.user(j.UserID),
+	}
+	for _, t := range tasks {
+		rep.NumTasks += t
+	}
+	for _, n := range nodes {
+		addr := ""
+		if e := c.t.nodes[n]; e != nil {
+			addr = c.nodeAddr(e)
+		}
+		rep.Addrs = append(rep.Addrs, addr)
+	}
+	uid, gid := j.UserID, j.GroupID
+	c.mu.RUnlock()
+
+	if host, port, err := net.SplitHostPort(ListenAddr(c.cfg)); err == nil {
+		rep.CtldAddr = host
+		if p, err := strconv.ParseUint(port, 10, 32); err == nil {
+			rep.CtldPort = uint32(p)
+		}
+	}
+	rep.StepID = c.steps.create(rep.JobID, rep.NodeList)
+	cred, err := c.launch.SignLaunch(auth.LaunchCred{
+		JobID: rep.JobID, StepID: rep.StepID, UID: uid, GID: gid, NodeList: rep.NodeList,
+	})
+	if err != nil {
+		c.steps.complete(rep.JobID, rep.StepID)
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "cannot sign step credential: %v", err)
+	}
+	rep.Cred = cred
+	c.log.Info("step created", "job", rep.JobID, "step", rep.StepID, "nodes", rep.NodeList, "tasks", rep.NumTasks)
+	return rep, nil
+}
+
+// handleStepComplete serves MsgStepComplete (srun, when every task of the step ended).
+func (c *Controller) handleStepComplete(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.StepComplete)
+	c.mu.RLock()
+	_, err = c.ownJob(r.JobID, id)
+	c.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	c.steps.complete(r.JobID, r.StepID)
+	c.log.Info("step ended", "job", r.JobID, "step", r.StepID, "status", r.ExitCode)
+	return nil, nil
+}
+
+// handleCompleteJobAlloc serves MsgCompleteJobAlloc: srun is done with its interactive
+// allocation. The job ends COMPLETED (status 0) or FAILED (NonZeroExitCode) with srun's
+// status, as in Slurm; a job already ended (scancel) keeps its end.
+func (c *Controller) handleCompleteJobAlloc(ctx context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.CompleteJobAlloc)
+	now := c.now().Unix()
+	c.mu.Lock()
+	j, err := c.ownJob(r.JobID, id)
+	if err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	s := j.state()
+	if !j.isInteractive() || s.IsFinished() && !s.IsCompleting() {
+		c.mu.Unlock()
+		c.steps.forget(r.JobID)
+		return nil, nil
+	}
+	ch := endJob{jobID: j.JobID, exitCode: r.ExitCode, setExit: true, end: now}
+	switch {
+	case s.IsCompleting():
+		// Cancelled or timed out while srun ran: the end is already decided; this releases
+		// the nodes (an interactive job has no batch script to report its end).
+		ch.state, ch.keepReason, ch.end = s.Base(), true, j.EndTime
+	case s.IsPending():
+		ch.state, ch.keepReason = states.JobCancelled, true // srun gave up waiting
+	case r.ExitCode == 0:
+		ch.state, ch.reason = states.JobComplete, states.WaitNoReason
+	default:
+		ch.state, ch.reason = states.JobFailed, states.FailExitCode
+	}
+	p, err := c.apply(ch)
+	c.mu.Unlock()
+	if err != nil {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "completion not applied: %v", err)
+	}
+	if err := p.Wait(ctx); err != nil {
+		return nil, durabilityError(err)
+	}
+	c.steps.forget(r.JobID)
+	c.log.Info("allocation released", "job", r.JobID, "state", ch.state.String(), "status", r.ExitCode)
+	c.wake()
+	return nil, nil
+}

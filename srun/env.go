@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// stepEnv is what srun knows about the step and its own side of it, to build each node's
+// task environment.
+type stepEnv struct {
+	base      []string // srun's own environment
+	step      *wire.StepCreateReply
+	uid, gid  uint32
+	commHost  string
+	commPort  int
+	submitDir string
+	submitHos string
+	confPath  string
+	umask     int
+	label     bool
+	cpt       uint32 // -c as given (0 = not given)
+	inAlloc   bool   // the step runs in an existing allocation
+}
+
+// repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
+func repeatCounts(v []uint32) string {
+	var parts []string
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j] == v[i] {
+			j++
+		}
+		if j-i > 1 {
+			parts = append(parts, fmt.Sprintf("%d(x%d)", v[i], j-i))
+		} else {
+			parts = append(parts, strconv.FormatUint(uint64(v[i]), 10))
+		}
+		i = j
+	}
+	return strings.Join(parts, ",")
+}
+
+// nodeEnv is the environment of the tasks on the step's node i: srun's environment with
+// the step's SLURM_* variables (env_array_for_step and the launch's), and the node's own.
+// slurmd adds SLURMD_NODENAME and each task's SLURM_PROCID, SLURM_LOCALID and SLURM_TASK_PID.
+func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
+	s := e.step
+	set := map[string]string{}
+	var order []string
+	put := func(k, v string) {
+		if _, ok := set[k]; !ok {
+			order = append(order, k)
+		}
+		set[k] = v
+	}
+	u32 := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+	jobNodes := len(s.JobCPUs)
+	put("SLURM_CLUSTER_NAME", s.ClusterName)
+	put("SLURM_CONF", e.confPath)
+	put("SLURM_JOB_ID", u32(s.JobID))
+	put("SLURM_JOBID", u32(s.JobID))
+	put("SLURM_JOB_NAME", s.JobName)
+	put("SLURM_JOB_NODELIST", s.JobNodeList)
+	put("SLURM_JOB_NUM_NODES", strconv.Itoa(jobNodes))
+	put("SLURM_JOB_PARTITION", s.Partition)
+	put("SLURM_JOB_CPUS_PER_NODE", repeatCounts(s.JobCPUs))
+	put("SLURM_JOB_UID", u32(e.uid))
+	put("SLURM_JOB_GID", u32(e.gid))
+	put("SLURM_JOB_USER", s.UserName)
+	put("SLURM_SUBMIT_DIR", e.submitDir)
+	put("SLURM_SUBMIT_HOST", e.submitHos)
+	put("SLURM_WORKING_CLUSTER", fmt.Sprintf("%s:%s:%d:9728:109", s.ClusterName, s.CtldAddr, s.CtldPort))
+	put("SLURM_PRIO_PROCESS", "0")
+	put("SLURM_UMASK", fmt.Sprintf("%04o", e.umask))
+	if e.cpt > 0 {
+		put("SLURM_CPUS_PER_TASK", u32(e.cpt))
+	}
+	if e.inAlloc {
+		// The reference sets it for a step inside an existing allocation (batch job), not
+		// for srun's own allocation; Orbit distributes block only.
+		put("SLURM_DISTRIBUTION", "block")
+	}
+	if e.label {
+		put("SLURM_LABELIO", "1")
+	}
+	// The step.
+	put("SLURM_STEP_ID", u32(s.StepID))
+	put("SLURM_STEPID", u32(s.StepID))
+	put("SLURM_NNODES", strconv.Itoa(len(s.Nodes)))
+	put("SLURM_NODELIST", s.NodeList)
+	put("SLURM_NTASKS", u32(s.NumTasks))
+	put("SLURM_NPROCS", u32(s.NumTasks))
+	put("SLURM_TASKS_PER_NODE", repeatCounts(s.Tasks))
+	put("SLURM_STEP_NODELIST", s.NodeList)
+	put("SLURM_STEP_NUM_NODES", strconv.Itoa(len(s.Nodes)))
+	put("SLURM_STEP_NUM_TASKS", u32(s.NumTasks))
+	put("SLURM_STEP_TASKS_PER_NODE", repeatCounts(s.Tasks))
+	put("SLURM_SRUN_COMM_HOST", e.commHost)
+	put("SLURM_SRUN_COMM_PORT", strconv.Itoa(e.commPort))
+	put("SLURM_STEP_LAUNCHER_PORT", strconv.Itoa(e.commPort))
+	put("SLURM_LAUNCH_NODE_IPADDR", e.commHost)
+	put("SRUN_DEBUG", "3")
+	// The node.
+	put("SLURM_NODEID", strconv.Itoa(i))
+	put("SLURM_CPUS_ON_NODE", u32(s.CPUsOnNode[i]))
+	put("SLURM_GTIDS", gtids(ranks))
+	put("SLURM_TOPOLOGY_ADDR", s.Nodes[i])
+	put("SLURM_TOPOLOGY_ADDR_PATTERN", "node")
+
+	out := make([]string, 0, len(e.base)+len(order))
+	for _, kv := range e.base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, over := set[name]; over {
+			continue
+		}
+		// Per-task variables of an enclosing step must not leak into this one.
+		switch name {
+		case "SLURM_PROCID", "SLURM_LOCALID", "SLURM_TASK_PID", "SLURMD_NODENAME":
+			continue
+		}
+		out = append(out, kv)
+	}
+	for _, k := range order {
+		out = append(out, k+"="+set[k])
+	}
+	return out
+}
+
+func gtids(ranks []uint32) string {
+	s := make([]string, len(ranks))
+	for i, r := range ranks {
+		s[i] = strconv.FormatUint(uint64(r), 10)
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,350 @@
+// Command srun is Orbit's `srun`: it runs a job step, inside an existing allocation (found
+// through SLURM_JOB_ID, as in a batch script) or in a new interactive allocation that it
+// requests first and releases at the end. It asks slurmctld for the step (id, layout,
+// launch credential), sends the launch to each node's slurmd itself, receives the tasks'
+// output on its own I/O port (srun/stepio), prints it (with -l labels), and exits with the
+// highest task exit code (128+signal for a task killed by a signal).
+//
+// It must not import daemon code (slurmctld/, slurmd/) or the store.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/compat/version"
+	"github.com/orbit-hpc/orbit/internal/auth"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/rpcauth"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+const usageText = "Usage: srun [OPTIONS(0)... [executable(0) [args(0)...]]] [ : [OPTIONS(N)...]] executable(N) [args(N)...]\n"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, os.Environ())
+	if err != nil {
+		var perr *compatopts.Error
+		if errors.As(err, &perr) {
+			io.WriteString(stderr, perr.Stderr)
+			return perr.ExitCode
+		}
+		fmt.Fprintf(stderr, "srun: error: %v\n", err)
+		return 1
+	}
+	switch {
+	case o.version:
+		fmt.Fprintln(stdout, version.String())
+		return 0
+	case o.help, o.usage:
+		io.WriteString(stdout, usageText)
+		return 0
+	case len(o.argv) == 0:
+		fmt.Fprintln(stderr, "srun: fatal: No command given to execute.")
+		return 1
+	}
+	jobID, _ := strconv.ParseUint(firstEnv("SLURM_JOB_ID", "SLURM_JOBID"), 10, 32)
+	inAlloc := jobID != 0
+	o.applyEnv(os.Getenv, inAlloc)
+	limit := o.timeLimit
+	c, err := cmdclient.Load("srun", "")
+	if err != nil {
+		cmdclient.Fatal(stderr, "srun", err)
+	}
+	ctx := context.Background()
+	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr}
+	if !inAlloc {
+		id, code := s.allocate(ctx, limit)
+		if code != 0 {
+			return code
+		}
+		jobID = uint64(id)
+		s.allocated = true
+	} else if o.nodesSet && o.nodes > 0 {
+		if n, _ := strconv.Atoi(os.Getenv("SLURM_JOB_NUM_NODES")); n > 0 && int(o.nodes) > n {
+			fmt.Fprintf(stderr, "srun: error: Only allocated %d nodes asked for %d\n", n, o.nodes)
+			return 1
+		}
+	}
+	s.jobID = uint32(jobID)
+	code := s.runStep(ctx, stdin)
+	if s.allocated {
+		s.release(ctx, code)
+	}
+	return code
+}
+
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// session is one srun invocation's state.
+type session struct {
+	c              *cmdclient.Client
+	opts           *options
+	stdout, stderr io.Writer
+	jobID          uint32
+	allocated      bool
+}
+
+func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*s.c.MessageTimeout+time.Duration(s.c.ConnectRetries)*time.Second)
+	defer cancel()
+	return s.c.Call(ctx, t, req, resp)
+}
+
+// allocate requests an interactive allocation and waits until it runs. Like Slurm's srun,
+// it says it is waiting only when the job does not start at once.
+func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
+	o := s.opts
+	wd, _ := os.Getwd()
+	host, _ := os.Hostname()
+	d := wire.JobDesc{
+		Name: o.jobName, Partition: o.partition, ReqNodes: o.nodelist,
+		MinNodes: wire.NoVal, NumTasks: wire.NoVal, NTasksPerNode: wire.NoVal, CPUsPerTask: wire.NoVal,
+		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.NoVal, TimeMin: wire.NoVal,
+		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host,
+		Environment: os.Environ(), MaxNodes: wire.NoVal,
+	}
+	if d.Name == "" {
+		d.Name = o.argv[0]
+	}
+	if o.nodes > 0 {
+		d.MinNodes = o.nodes
+	}
+	if o.ntasks > 0 {
+		d.NumTasks = o.ntasks
+	}
+	if o.tasksPerNode > 0 {
+		d.NTasksPerNode = o.tasksPerNode
+	}
+	if o.cpusPerTask > 0 {
+		d.CPUsPerTask = o.cpusPerTask
+	}
+	if limit > 0 {
+		d.TimeLimit = limit
+	}
+	var rep wire.AllocateJobReply
+	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep); err != nil {
+		fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", cmdclient.AsError(err).Text)
+		return 0, 1
+	}
+	// Stop waiting (and give the job back) on SIGINT/SIGTERM, as srun does.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	said := false
+	start := time.Now()
+	for {
+		var info wire.JobAllocInfo
+		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", cmdclient.AsError(err).Text)
+			return 0, 1
+		}
+		st := states.JobState(info.State)
+		switch {
+		case st.IsRunning() && !st.IsCompleting():
+			if said {
+				fmt.Fprintf(s.stderr, "srun: job %d has been allocated resources\n", rep.JobID)
+			}
+			return rep.JobID, 0
+		case !st.IsPending():
+			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: Job/step already completing or completed\n")
+			return 0, 1
+		}
+		// A job the scheduler starts on its first pass is not "waiting" (Slurm answers those
+		// at once); after a moment pending, say so once.
+		if !said && time.Since(start) > time.Second {
+			fmt.Fprintf(s.stderr, "srun: job %d queued and waiting for resources\n", rep.JobID)
+			said = true
+		}
+		select {
+		case <-sigs:
+			fmt.Fprintf(s.stderr, "srun: Job allocation %d has been revoked\n", rep.JobID)
+			s.release(ctx, 1<<8)
+			return 0, 1
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// release ends the interactive allocation with srun's exit code.
+func (s *session) release(ctx context.Context, code int) {
+	status := uint32(code&0xff) << 8
+	if err := s.call(ctx, wire.MsgCompleteJobAlloc, &wire.CompleteJobAlloc{JobID: s.jobID, ExitCode: status}, nil); err != nil {
+		fmt.Fprintf(s.stderr, "srun: error: Unable to release job allocation %d: %s\n", s.jobID, cmdclient.AsError(err).Text)
+	}
+}
+
+// runStep creates the step, launches it, relays its I/O and returns srun's exit code.
+func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
+	o := s.opts
+	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes,
+		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist}
+	if s.allocated {
+		req.NodeList = ""
+	}
+	if req.NumTasks > 0 && req.MinNodes > req.NumTasks {
+		if o.nodesSet {
+			fmt.Fprintf(s.stderr, "srun: Warning: can't run %d processes on %d nodes, setting nnodes to %d\n",
+				req.NumTasks, req.MinNodes, req.NumTasks)
+		}
+		req.MinNodes = req.NumTasks
+	}
+	var step wire.StepCreateReply
+	if err := s.call(ctx, wire.MsgStepCreate, req, &step); err != nil {
+		fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: %s\n", s.jobID, cmdclient.AsError(err).Text)
+		return 1
+	}
+	if len(step.Nodes) == 0 || len(step.Tasks) != len(step.Nodes) || len(step.Addrs) != len(step.Nodes) ||
+		len(step.CPUsOnNode) != len(step.Nodes) {
+		fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: malformed reply\n", s.jobID)
+		return 1
+	}
+	ln, err := net.Listen("tcp", ":0")
+	if err != nil {
+		fmt.Fprintf(s.stderr, "srun: error: cannot listen for task I/O: %v\n", err)
+		return 1
+	}
+	defer ln.Close()
+	key := make([]byte, 32)
+	rand.Read(key)
+	commHost := localAddrTowards(step.Addrs[0])
+	port := ln.Addr().(*net.TCPAddr).Port
+
+	wd, _ := os.Getwd()
+	if o.chdir != "" {
+		wd = o.chdir
+	}
+	host, _ := os.Hostname()
+	um := syscall.Umask(0)
+	syscall.Umask(um)
+	env := &stepEnv{base: os.Environ(), step: &step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
+		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
+		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
+		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
+
+	relay := newRelay(ln, key, &step, s.stdout, s.stderr, o.label)
+	go relay.accept()
+
+	signer, err := auth.NewSigner(auth.KeyPath(s.c.ConfPath), rpcauth.SocketPath(s.c.Conf.AuthInfo))
+	if err != nil {
+		fmt.Fprintf(s.stderr, "srun: error: auth: %v\n", err)
+		return 1
+	}
+	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: signer}
+	var rank uint32
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	launchErr := ""
+	for i, node := range step.Nodes {
+		ranks := make([]uint32, step.Tasks[i])
+		for k := range ranks {
+			ranks[k] = rank
+			rank++
+		}
+		m := &wire.LaunchTasks{NodeName: node, Cred: step.Cred, JobID: step.JobID, StepID: step.StepID,
+			UserID: env.uid, GroupID: env.gid, NodeID: uint32(i), Ranks: ranks, StepGTIDs: gtids(ranks),
+			CPUsOnNode: step.CPUsOnNode[i], Argv: o.argv, Environment: env.nodeEnv(i, ranks), WorkDir: wd,
+			IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key, StdinRank: -1,
+			KillWait: step.KillWait, TimeLimit: step.TimeLimit}
+		if i == 0 {
+			m.StdinRank = 0
+		}
+		wg.Add(1)
+		go func(addr string) {
+			defer wg.Done()
+			cctx, cancel := context.WithTimeout(ctx, 2*s.c.MessageTimeout)
+			defer cancel()
+			if err := wire.Call(cctx, "tcp", addr, wire.MsgLaunchTasks, m, nil, copts); err != nil {
+				mu.Lock()
+				launchErr = fmt.Sprintf("%s: %s", node, cmdclient.AsError(err).Text)
+				mu.Unlock()
+				relay.nodeFailed(uint32(i), ranks)
+			}
+		}(step.Addrs[i])
+	}
+	wg.Wait()
+	if launchErr != "" {
+		fmt.Fprintf(s.stderr, "srun: error: Task launch for StepId=%d.%d failed on node %s\n", step.JobID, step.StepID, launchErr)
+	}
+	go relay.forwardStdin(stdin)
+	stopSigs := s.forwardSignals(ctx, &step, copts)
+	exits := relay.wait()
+	stopSigs()
+
+	code, signalled := s.report(&step, exits)
+	if signalled {
+		fmt.Fprintf(s.stderr, "srun: Force Terminated StepId=%d.%d\n", step.JobID, step.StepID)
+	}
+	status := uint32(code&0xff) << 8
+	s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
+	return code
+}
+
+// forwardSignals sends SIGINT/SIGTERM/SIGHUP/SIGQUIT that srun receives to the step's tasks
+// (Slurm's srun forwards them); it returns a function that stops forwarding.
+func (s *session) forwardSignals(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions) func() {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case sig := <-sigs:
+				for i, node := range step.Nodes {
+					m := &wire.SignalTasks{NodeName: node, JobID: step.JobID, StepID: step.StepID,
+						Signal: int32(sig.(syscall.Signal))}
+					cctx, cancel := context.WithTimeout(ctx, s.c.MessageTimeout)
+					wire.Call(cctx, "tcp", step.Addrs[i], wire.MsgSignalTasks, m, nil, copts)
+					cancel()
+				}
+			}
+		}
+	}()
+	return func() { signal.Stop(sigs); close(done) }
+}
+
+// localAddrTowards is this host's address on the route to addr (SLURM_SRUN_COMM_HOST).
+func localAddrTowards(addr string) string {
+	c, err := net.Dial("udp", addr)
+	if err != nil {
+		return "127.0.0.1"
+	}
+	defer c.Close()
+	host, _, _ := net.SplitHostPort(c.LocalAddr().String())
+	return host
+}
+
+func firstNonEmpty(v ...string) string {
+	for _, s := range v {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	compatopts "github.com/orbit-hpc/orbit/compat/options"
+)
+
+// options are srun's parsed command line (the subset Orbit supports so far).
+type options struct {
+	ntasks, nodes, cpusPerTask, tasksPerNode uint32 // 0 = not given
+	nodesSet, ntasksSet                      bool
+	label                                    bool
+	jobName, partition, nodelist, chdir      string
+	timeLimit                                uint32 // minutes; 0 = not given
+	quiet                                    int
+	help, usage, version                     bool
+	argv                                     []string
+	spec                                     *jobspec.JobSpec
+}
+
+// parseArgs parses srun's command line (args without argv[0]) with the option table every
+// Slurm command shares (compat/options): options stop at the command, the SLURM_*/SRUN_*
+// environment comes first, and an option Orbit does not implement is refused by name. The
+// error is an *options.Error holding srun's exact stderr and exit code.
+func parseArgs(args []string, env []string) (*options, error) {
+	cwd, _ := os.Getwd()
+	js, err := compatopts.ParseSrun(append([]string{"srun"}, args...), env, cwd, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseUnhonoured(js); err != nil {
+		return nil, err
+	}
+	set := func(v uint32) uint32 {
+		if v == jobspec.NoVal {
+			return 0
+		}
+		return v
+	}
+	o := &options{
+		ntasks: set(js.NTasks), ntasksSet: js.NTasks != jobspec.NoVal,
+		nodes: set(js.MinNodes), nodesSet: js.NodesSet,
+		cpusPerTask: set(js.CPUsPerTask), tasksPerNode: set(js.NTasksPerNode),
+		label: js.Label, jobName: js.Name, partition: js.Partition, nodelist: js.NodeList,
+		timeLimit: set(js.TimeLimit), help: js.Action == jobspec.ActionHelp,
+		usage: js.Action == jobspec.ActionUsage, version: js.Action == jobspec.ActionVersion,
+		argv: js.Argv, spec: js,
+	}
+	if js.Quiet {
+		o.quiet = 1
+	}
+	if js.WorkDir != cwd {
+		o.chdir = js.WorkDir
+	}
+	return o, nil
+}
+
+// refuseUnhonoured refuses options the shared table implements for sbatch but Orbit's srun
+// does not honour yet, so none is silently ignored.
+func refuseUnhonoured(js *jobspec.JobSpec) error {
+	for _, c := range []struct {
+		given bool
+		name  string
+	}{
+		{js.Output != "", "--output"}, {js.Error != "", "--error"}, {js.Input != "", "--input"},
+		{js.OpenMode != jobspec.OpenModeUnset, "--open-mode"}, {js.Dependency != "", "--dependency"},
+		{!js.Begin.IsZero(), "--begin"}, {!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
+		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
+		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
+		{js.Constraint != "", "--constraint"}, {js.MemPerNode != jobspec.NoVal64, "--mem"},
+		{js.MemPerCPU != jobspec.NoVal64, "--mem-per-cpu"},
+	} {
+		if c.given {
+			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}
+		}
+	}
+	return nil
+}
+
+// applyEnv takes the defaults srun reads from its environment (SLURM_NTASKS, SLURM_NNODES
+// inside an allocation, SLURM_CPUS_PER_TASK, SLURM_NTASKS_PER_NODE, SLURM_LABELIO), for
+// what the command line did not give.
+func (o *options) applyEnv(getenv func(string) string, inAlloc bool) {
+	num := func(name string) uint32 {
+		n, err := strconv.ParseUint(getenv(name), 10, 32)
+		if err != nil {
+			return 0
+		}
+		return uint32(n)
+	}
+	if !o.ntasksSet {
+		if n := num("SLURM_NTASKS"); n > 0 {
+			o.ntasks = n
+		} else if n := num("SLURM_NPROCS"); n > 0 {
+			o.ntasks = n
+		}
+	}
+	if !o.nodesSet && inAlloc {
+		o.nodes = num("SLURM_NNODES")
+	}
+	if o.cpusPerTask == 0 {
+		o.cpusPerTask = num("SLURM_CPUS_PER_TASK")
+	}
+	if o.tasksPerNode == 0 {
+		o.tasksPerNode = num("SLURM_NTASKS_PER_NODE")
+	}
+	if getenv("SLURM_LABELIO") == "1" {
+		o.label = true
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+func TestParseArgs(t *testing.T) {
+	cases := []struct {
+		args   []string
+		ntasks uint32
+		nodes  uint32
+		label  bool
+		argv   []string
+	}{
+		{[]string{"hostname"}, 0, 0, false, []string{"hostname"}},
+		{[]string{"-n", "4", "-l", "./a.out", "-n", "2"}, 4, 0, true, []string{"./a.out", "-n", "2"}},
+		{[]string{"-ln4", "-N2", "echo", "hi"}, 4, 2, true, []string{"echo", "hi"}},
+		{[]string{"--ntasks=3", "--nodes", "1-2", "--", "-x"}, 3, 1, false, []string{"-x"}},
+	}
+	for _, c := range cases {
+		o, err := parseArgs(c.args, nil)
+		if err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		if o.ntasks != c.ntasks || o.nodes != c.nodes || o.label != c.label || !slices.Equal(o.argv, c.argv) {
+			t.Errorf("%q: got n=%d N=%d l=%v argv=%q", c.args, o.ntasks, o.nodes, o.label, o.argv)
+		}
+	}
+	for _, bad := range [][]string{{"-n"}, {"-n", "x", "true"}, {"--bogus", "true"}, {"-Z"}} {
+		if _, err := parseArgs(bad, nil); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestRepeatCounts(t *testing.T) {
+	cases := map[string][]uint32{"2(x3),1": {2, 2, 2, 1}, "4": {4}, "1,2,1": {1, 2, 1}, "": nil}
+	for want, in := range cases {
+		if got := repeatCounts(in); got != want {
+			t.Errorf("repeatCounts(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
+	// The shared table implements these for sbatch; srun must refuse them by name, never
+	// ignore them, and so must it refuse options Orbit implements nowhere yet.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "out.%t", "true"}, "srun: error: --output is not supported by Orbit's srun yet\n"},
+		{[]string{"--mem=1G", "true"}, "srun: error: --mem is not supported by Orbit's srun yet\n"},
+		{[]string{"-K", "true"}, "srun: error: --kill-on-bad-exit is not supported by Orbit yet\n"},
+	} {
+		_, err := parseArgs(c.args, nil)
+		var perr *compatopts.Error
+		if !errors.As(err, &perr) || perr.Stderr != c.want || perr.ExitCode != 1 {
+			t.Errorf("%q: %v, want %q exit 1", c.args, err, c.want)
+		}
+	}
+}
+
+// TestStepEnvNames checks that a step inside a batch job gets every SLURM_* name the
+// reference gives (testdata/record.sh), given what slurmd adds per task and what the batch
+// environment (srun's own environment there) already holds.
+func TestStepEnvNames(t *testing.T) {
+	b, err := os.ReadFile("testdata/env_batch_n3_c2.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, _, _ := strings.Cut(l, "=")
+		want = append(want, k)
+	}
+	batch := []string{"SLURM_NODE_ALIASES=(null)"} // from the batch environment
+	e := &stepEnv{base: batch, commHost: "127.0.0.1", commPort: 1, label: true, cpt: 2, inAlloc: true,
+		step: &wire.StepCreateReply{JobID: 5, Nodes: []string{"n1"}, NodeList: "n1", Tasks: []uint32{3},
+			CPUsOnNode: []uint32{6}, JobCPUs: []uint32{6}, NumTasks: 3}}
+	got := map[string]bool{"SLURMD_NODENAME": true, "SLURM_PROCID": true, "SLURM_LOCALID": true, "SLURM_TASK_PID": true}
+	for _, kv := range e.nodeEnv(0, []uint32{0, 1, 2}) {
+		k, _, _ := strings.Cut(kv, "=")
+		got[k] = true
+	}
+	var missing []string
+	for _, k := range want {
+		if !got[k] {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("missing %q", missing)
+	}
+}
+
+func FuzzParseArgs(f *testing.F) {
+	f.Add("-n\x004\x00-l\x00hostname")
+	f.Add("--nodes=1-2\x00--\x00x")
+	f.Add("-ln")
+	f.Fuzz(func(t *testing.T, s string) {
+		parseArgs(strings.Split(s, "\x00"), nil)
+	})
+}
