@@ -74,7 +74,11 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	var rep wire.SubmitBatchJobReply
 	if err := c.Call(ctx, wire.MsgSubmitBatchJob, desc, &rep); err != nil {
-		fmt.Fprintf(stderr, "sbatch: error: Batch job submission failed: %s\n", cmdclient.AsError(err).Text)
+		we := cmdclient.AsError(err)
+		if we.UserMsg != "" {
+			fmt.Fprintf(stderr, "sbatch: error: %s\n", we.UserMsg)
+		}
+		fmt.Fprintf(stderr, "sbatch: error: Batch job submission failed: %s\n", we.Text)
 		return 1
 	}
 	if rep.UserMessage != "" {

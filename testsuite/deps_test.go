@@ -32,6 +32,8 @@ var depRules = []struct {
 		"a command is a thin client: it never links a daemon or the store"},
 	{"./scancel/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},
 		"a command is a thin client: it never links a daemon or the store"},
+	{"./srun/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},
+		"a command is a thin client: it never links a daemon or the store"},
 	{"./internal/cmdclient/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},
 		"what commands share must not pull daemon code into them"},
 	{"./slurmctld/...", []string{"/scontrol", "/testsuite", "/internal/testbin"},

@@ -28,9 +28,10 @@ var errnoText = map[int32]string{
 // Error is a failed request as a command reports it: the Slurm errno and slurm_strerror's
 // text.
 type Error struct {
-	Errno int32
-	Text  string
-	cause error
+	Errno   int32
+	Text    string
+	UserMsg string // the controller's explanation, printed before Text (wire.Error.UserMsg)
+	cause   error
 }
 
 func (e *Error) Error() string { return e.Text }
@@ -63,7 +64,7 @@ func AsError(err error) *Error {
 		if text == "" {
 			text = wire.Strerror(we.Errno)
 		}
-		return &Error{Errno: we.Errno, Text: text, cause: err}
+		return &Error{Errno: we.Errno, Text: text, UserMsg: we.UserMsg, cause: err}
 	}
 	return &Error{Errno: wire.ErrnoSlurmError, Text: err.Error(), cause: err}
 }

@@ -12,6 +12,9 @@ type OK struct{}
 type Error struct {
 	Errno int32  `codec:"errno"`
 	Text  string `codec:"text"`
+	// UserMsg is the controller's explanation for the user, printed before the errno's text
+	// (Slurm's err_msg in a refused submission, e.g. "invalid partition specified: x").
+	UserMsg string `codec:"user_msg,omitempty"`
 
 	// cause is the local error behind a transport failure (never sent).
 	cause error

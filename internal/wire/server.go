@@ -397,7 +397,7 @@ func (s *Server) reply(env *Envelope) []byte {
 
 // errorEnvelope builds the unsigned error reply to req.
 func errorEnvelope(req *Envelope, e *Error) *Envelope {
-	b, err := Marshal(&Error{Errno: e.Errno, Text: e.Text})
+	b, err := Marshal(&Error{Errno: e.Errno, Text: e.Text, UserMsg: e.UserMsg})
 	if err != nil {
 		b, _ = Marshal(NewError(ErrnoSlurmError))
 	}

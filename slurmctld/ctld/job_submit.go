@@ -75,7 +75,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	names := strings.Split(partName, ",")
 	for _, n := range names {
 		if t.parts[strings.TrimSpace(n)] == nil {
-			return nil, slurmErr(errnoInvalidPartitionName)
+			e := slurmErr(errnoInvalidPartitionName)
+			e.UserMsg = "invalid partition specified: " + strings.TrimSpace(n)
+			return nil, e
 		}
 	}
 	part := t.parts[strings.TrimSpace(names[0])]

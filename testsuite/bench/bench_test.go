@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -134,13 +133,6 @@ func BenchmarkSingleJobTurnaround(b *testing.B) {
 
 // BenchmarkSrunN1True is measure.sh's srun_N1_true_s: the wall time of `srun -N1 true`.
 func BenchmarkSrunN1True(b *testing.B) {
-	root, err := testbin.RepoRoot()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "srun", "main.go")); err != nil {
-		b.Skip("srun is not a command yet (no srun/main.go)")
-	}
 	c, _ := start(b)
 	srun := testbin.Path(b, "srun")
 	b.ResetTimer()

@@ -133,6 +133,8 @@ func TestSbatch_BadInput(t *testing.T) {
 			"sbatch: error: line must start with #! followed by the path to an interpreter.\n" +
 			"sbatch: error: For instance: #!/bin/sh\n", 1},
 		{[]string{"-t", "bogus", "--wrap", "true"}, "sbatch: error: Invalid --time specification\n", 255},
+		{[]string{"-p", "nosuch", "--wrap", "true"}, "sbatch: error: invalid partition specified: nosuch\n" +
+			"sbatch: error: Batch job submission failed: Invalid partition name specified\n", 1},
 	}
 	for _, tc := range cases {
 		o, e, code := c.Run(t, "sbatch", tc.args...)
