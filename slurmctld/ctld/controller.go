@@ -154,8 +154,34 @@ func New(opts Options) (*Controller, error) {
 	c.wg.Add(2)
 	go c.schedLoop()
 	go c.limitsLoop()
+	c.relaunchRecovered()
 	c.wake() // recovered jobs get their pending reasons (and maybe start) at once
 	return c, nil
+}
+
+// relaunchRecovered resends the batch launch of every recovered job that is RUNNING (and not
+// completing). An earlier controller process may have died between making a job's start
+// durable and its launch reaching the node; resending is always safe because slurmd starts a
+// job at most once: it answers a launch for a job whose slurmstepd lives (running, or ended
+// and still reporting its end) with success and starts nothing.
+func (c *Controller) relaunchRecovered() {
+	c.mu.RLock()
+	var ids []uint32
+	for id, j := range c.t.jobs {
+		if s := j.state(); s.IsRunning() && !s.IsCompleting() && !j.isInteractive() {
+			ids = append(ids, id)
+		}
+	}
+	c.mu.RUnlock()
+	if len(ids) == 0 {
+		return
+	}
+	c.log.Info("resending the launch of recovered running jobs", "jobs", len(ids))
+	go func() {
+		for _, id := range ids {
+			c.send(agentTask{kind: taskLaunch, jobID: id})
+		}
+	}()
 }
 
 // register installs every endpoint, one message family per file.

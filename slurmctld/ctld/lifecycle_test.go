@@ -3,6 +3,7 @@ package ctld_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -234,5 +235,40 @@ func TestRecovery_JobsSurviveRestart(t *testing.T) {
 	g.startNodes("n1")
 	for _, id := range ids {
 		g.waitState(id, states.JobComplete)
+	}
+}
+
+// TestRecovery_ResendsLaunchOfRunningJobs covers a controller killed between making a job's
+// start durable and its launch reaching the node: a restarted controller sends the launch of
+// every recovered running job again (slurmd starts a job at most once, so this is safe; see
+// slurmd/node's repeated-launch test).
+func TestRecovery_ResendsLaunchOfRunningJobs(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1})
+	n := f.startNodes("n1")
+	id := f.mustSubmit(script("sleep 100"))
+	f.waitState(id, states.JobRunning)
+	for i := 0; len(n.launches()) == 0; i++ {
+		if i == 200 {
+			t.Fatal("the job was never launched")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	f.c.Close()
+	g := &fixture{t: t, key: f.key, conf: f.conf}
+	g.c = ctld.StartTest(t, f.conf)
+	for i := 0; ; i++ {
+		if got := n.launches(); len(got) >= 2 {
+			if !slices.Equal(got, []uint32{id, id}) {
+				t.Fatalf("launches %v, want job %d launched again after the restart", got, id)
+			}
+			break
+		}
+		if i == 500 {
+			t.Fatalf("launches %v after the restart, want job %d sent again", n.launches(), id)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if j := g.job(id); states.JobState(j.State) != states.JobRunning {
+		t.Errorf("job %d is %v after the restart, want RUNNING", id, states.JobState(j.State))
 	}
 }

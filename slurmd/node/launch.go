@@ -84,10 +84,12 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 	return nil, nil
 }
 
-// liveBatch is the batch step of job on h, when its slurmstepd still runs.
+// liveBatch is the batch step of job on h, when its slurmstepd still runs: the script is
+// running, or it ended and the slurmstepd is still reporting that to the controller. Either
+// way a repeated launch must not start the job again.
 func (d *Daemon) liveBatch(h *hosted, job uint32) *stepd.State {
 	st, err := stepd.ReadState(stepd.StatePath(h.spool, job, stepd.BatchStep))
-	if err != nil || st.Ended() || !stepd.Alive(st) {
+	if err != nil || !stepd.Alive(st) {
 		return nil
 	}
 	return st

@@ -148,12 +148,14 @@ func (d *Daemon) registration(name string) *wire.NodeRegistration {
 	return r
 }
 
-// runningJobs lists the jobs with a live step in spool, from the steps' state files.
+// runningJobs lists the jobs with a live slurmstepd in spool, from the steps' state files.
+// A step whose script ended counts while its slurmstepd lives (it is still reporting the end
+// to the controller), so the controller never takes the job for one whose launch was lost.
 func runningJobs(spool string) []uint32 {
 	steps, _ := stepd.ListSteps(spool) // unreadable files are skipped: their steps cannot be reached anyway
 	var jobs []uint32
 	for _, st := range steps {
-		if !st.Ended() && stepd.Alive(st) && !slices.Contains(jobs, st.JobID) {
+		if stepd.Alive(st) && !slices.Contains(jobs, st.JobID) {
 			jobs = append(jobs, st.JobID)
 		}
 	}
