@@ -7,12 +7,14 @@
 package testbin
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -47,8 +49,11 @@ func build(name string) (string, error) {
 		return "", err
 	}
 	if dir == "" {
-		// Kept for the life of the test process; the OS temp dir is cleaned by the system.
-		if dir, err = os.MkdirTemp("", "orbit-testbin-"); err != nil {
+		// The directory lives as long as the test process (daemons started by tests run from
+		// it); a later test process removes those of processes that are gone, so repeated
+		// runs do not fill the disk with binaries.
+		removeStale()
+		if dir, err = os.MkdirTemp("", fmt.Sprintf("orbit-testbin-%d-", os.Getpid())); err != nil {
 			return "", err
 		}
 	}
@@ -69,4 +74,18 @@ func RepoRoot() (string, error) {
 		return "", fmt.Errorf("cannot locate the repository root")
 	}
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..")), nil
+}
+
+// removeStale deletes the binary directories of test processes that no longer exist.
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "orbit-testbin-*-*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(d), "orbit-testbin-%d-", &pid); err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			os.RemoveAll(d)
+		}
+	}
 }
