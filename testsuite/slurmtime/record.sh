@@ -266,7 +266,8 @@ LIST
     i=$((i + 1))
     d="$WORK/s$i"
     mkdir -p "$d"
-    job=$(cd "$d" && timeout 60 /usr/bin/srun -n2 --job-name=tm_rec --chdir="$d" -o "$p" -e all \
+    # --quiet: a busy reference makes srun say "queued and waiting", which is not the job id.
+    job=$(cd "$d" && timeout 60 /usr/bin/srun --quiet -n2 --job-name=tm_rec --chdir="$d" -o "$p" -e all \
       sh -c 'echo "$SLURM_JOB_ID" >&2' 2>&1 </dev/null | head -1)
     created=$(cd "$d" && ls -A | sort | paste -sd'|' -)
     printf '%s\t%s\t%s\n' "$p" "$job" "$created"
