@@ -3,9 +3,12 @@
 // `slurmctld -D` and one `slurmd -D -N 'n[1-N]'` hosting every node (Orbit's bulk emulation
 // form), waits until every node is IDLE, runs the real commands against it, and stops every
 // process it started (and every job process they left) by PID when the test ends.
+// Options.InProcess runs the two daemons in the test process instead (inprocess.go), which
+// is cheaper; slurmstepd and the commands are real processes in both modes.
 //
 // Only tests import this package. It may import conf/, compat/, internal/ (wire, auth,
-// cmdclient, testbin); it never links daemon code: the daemons run as separate processes.
+// cmdclient, testbin), and the daemons' packages slurmctld/ctld and slurmd/node for
+// in-process mode only.
 package cluster
 
 import (
@@ -40,6 +43,11 @@ type Options struct {
 	ClusterName string // [orbit-test]
 	// ExtraConf is appended to slurm.conf before the node and partition lines.
 	ExtraConf string
+	// InProcess starts the controller (slurmctld/ctld) and the node daemon (slurmd/node) in
+	// the test process rather than as the slurmctld and slurmd binaries. KillController then
+	// closes the controller cleanly (it cannot SIGKILL itself): tests that need a real crash
+	// use the binaries.
+	InProcess bool
 }
 
 // Bound on waits for the cluster to reach a state: a guard against hanging tests, never a
@@ -57,6 +65,7 @@ type Cluster struct {
 	ctld   *exec.Cmd
 	slurmd *exec.Cmd
 	client *cmdclient.Client
+	in     *inProcess // the daemons when Opts.InProcess
 }
 
 // Start writes the configuration, starts the daemons and waits until every node is IDLE.
@@ -89,7 +98,11 @@ func Start(t testing.TB, opts Options) *Cluster {
 		t.Fatal(err)
 	}
 	// Build everything first: the daemons find slurmstepd beside slurmd.
-	for _, b := range []string{"slurmctld", "slurmd", "slurmd/slurmstepd", "sbatch", "squeue", "scancel"} {
+	bins := []string{"slurmctld", "slurmd", "slurmd/slurmstepd", "sbatch", "squeue", "scancel"}
+	if opts.InProcess {
+		bins = bins[2:]
+	}
+	for _, b := range bins {
 		c.binDir = filepath.Dir(testbin.Path(t, b))
 	}
 	var err error
@@ -99,8 +112,12 @@ func Start(t testing.TB, opts Options) *Cluster {
 	c.client.ConnectRetries = 1
 	t.Cleanup(func() { c.stop(t) })
 
-	c.ctld = c.startDaemon(t, "slurmctld", "-D", "-f", c.ConfPath)
-	c.slurmd = c.startDaemon(t, "slurmd", "-D", "-f", c.ConfPath, "-N", fmt.Sprintf("n[1-%d]", opts.Nodes))
+	if opts.InProcess {
+		c.startInProcess(t)
+	} else {
+		c.ctld = c.startDaemon(t, "slurmctld", "-D", "-f", c.ConfPath)
+		c.slurmd = c.startDaemon(t, "slurmd", "-D", "-f", c.ConfPath, "-N", fmt.Sprintf("n[1-%d]", opts.Nodes))
+	}
 	c.WaitNodesIdle(t)
 	return c
 }
@@ -205,6 +222,13 @@ func (c *Cluster) WaitNodesIdle(t testing.TB) {
 // checkAlive fails the test at once when a daemon has exited.
 func (c *Cluster) checkAlive(t testing.TB) {
 	t.Helper()
+	if c.in != nil {
+		if err := c.in.exited(); err != nil {
+			c.dumpLogs(t)
+			t.Fatalf("cluster: the in-process slurmctld stopped serving: %v", err)
+		}
+		return
+	}
 	for _, d := range []*exec.Cmd{c.ctld, c.slurmd} {
 		if d == nil {
 			continue
@@ -320,9 +344,14 @@ func (c *Cluster) RunEnv(t testing.TB, env []string, name string, args ...string
 	return o.String(), e.String(), code
 }
 
-// KillController kills slurmctld with SIGKILL, as a crash would, and reaps it.
+// KillController kills slurmctld with SIGKILL, as a crash would, and reaps it. In-process
+// it closes the controller cleanly instead: not a crash.
 func (c *Cluster) KillController(t testing.TB) {
 	t.Helper()
+	if c.in != nil {
+		c.in.closeCtld()
+		return
+	}
 	if c.ctld == nil {
 		return
 	}
@@ -331,14 +360,20 @@ func (c *Cluster) KillController(t testing.TB) {
 	c.ctld = nil
 }
 
-// RestartController starts slurmctld again (after KillController) and waits until every node
-// is IDLE or allocated again, that is until the controller answers.
+// RestartController starts slurmctld again (after KillController; in-process, a new
+// controller over the same state) and waits until every node is IDLE or allocated again,
+// that is until the controller answers.
 func (c *Cluster) RestartController(t testing.TB) {
 	t.Helper()
-	if c.ctld != nil {
-		c.KillController(t)
+	if c.in != nil {
+		c.in.closeCtld()
+		c.startCtldInProcess(t)
+	} else {
+		if c.ctld != nil {
+			c.KillController(t)
+		}
+		c.ctld = c.startDaemon(t, "slurmctld", "-D", "-f", c.ConfPath)
 	}
-	c.ctld = c.startDaemon(t, "slurmctld", "-D", "-f", c.ConfPath)
 	deadline := time.Now().Add(waitBound)
 	for time.Now().Before(deadline) {
 		var rep wire.NodeInfoReply
@@ -358,6 +393,9 @@ func (c *Cluster) RestartController(t testing.TB) {
 func (c *Cluster) stop(t testing.TB) {
 	if t.Failed() {
 		c.dumpLogs(t)
+	}
+	if c.in != nil {
+		c.in.stop()
 	}
 	for _, d := range []*exec.Cmd{c.slurmd, c.ctld} {
 		if d == nil {

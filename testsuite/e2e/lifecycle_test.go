@@ -62,167 +62,175 @@ func trunc(s string, n int) string {
 }
 
 func TestBatchJob_RunsAndLeavesQueue(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 4, CPUsPerNode: 4})
-	script := writeScript(t, c, "hello.sh", "#!/bin/bash\n#SBATCH -J e2e_hello\necho hello from $SLURM_JOB_ID\n")
-	id := submit(t, c, script)
+	forEachMode(t, cluster.Options{Nodes: 4, CPUsPerNode: 4}, func(t *testing.T, c *cluster.Cluster) {
+		script := writeScript(t, c, "hello.sh", "#!/bin/bash\n#SBATCH -J e2e_hello\necho hello from $SLURM_JOB_ID\n")
+		id := submit(t, c, script)
 
-	j := c.WaitJob(t, id, states.JobComplete)
-	if j.ExitCode != 0 {
-		t.Errorf("ExitCode = %d, want 0", j.ExitCode)
-	}
-	out, err := os.ReadFile(filepath.Join(c.WorkDir, fmt.Sprintf("slurm-%d.out", id)))
-	if err != nil {
-		t.Fatalf("output file: %v", err)
-	}
-	if want := fmt.Sprintf("hello from %d\n", id); string(out) != want {
-		t.Errorf("slurm-%d.out = %q, want %q", id, out, want)
-	}
-	// Finished jobs show with -t; then they leave the table after MinJobAge.
-	o, e, code := c.Run(t, "squeue", "-h", "-t", "CD", "-j", fmt.Sprint(id), "-o", "%i %t %j")
-	if code != 0 || o != fmt.Sprintf("%d CD e2e_hello\n", id) {
-		t.Errorf("squeue -t CD = %q, %q, %d", o, e, code)
-	}
-	c.WaitGone(t, id)
-	o, _, code = c.Run(t, "squeue")
-	if code != 0 || o != header {
-		t.Errorf("squeue after MinJobAge = %q, exit %d; want only the header", o, code)
-	}
+		j := c.WaitJob(t, id, states.JobComplete)
+		if j.ExitCode != 0 {
+			t.Errorf("ExitCode = %d, want 0", j.ExitCode)
+		}
+		out, err := os.ReadFile(filepath.Join(c.WorkDir, fmt.Sprintf("slurm-%d.out", id)))
+		if err != nil {
+			t.Fatalf("output file: %v", err)
+		}
+		if want := fmt.Sprintf("hello from %d\n", id); string(out) != want {
+			t.Errorf("slurm-%d.out = %q, want %q", id, out, want)
+		}
+		// Finished jobs show with -t; then they leave the table after MinJobAge.
+		o, e, code := c.Run(t, "squeue", "-h", "-t", "CD", "-j", fmt.Sprint(id), "-o", "%i %t %j")
+		if code != 0 || o != fmt.Sprintf("%d CD e2e_hello\n", id) {
+			t.Errorf("squeue -t CD = %q, %q, %d", o, e, code)
+		}
+		c.WaitGone(t, id)
+		o, _, code = c.Run(t, "squeue")
+		if code != 0 || o != header {
+			t.Errorf("squeue after MinJobAge = %q, exit %d; want only the header", o, code)
+		}
+	})
 }
 
 func TestBatchJob_ExitCodeFails(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
-	id := submit(t, c, "-J", "e2e_exit3", "--wrap", "exit 3")
-	j := c.WaitJob(t, id, states.JobFailed, states.JobComplete)
-	if st := states.JobState(j.State); st.Base() != states.JobFailed {
-		t.Errorf("state = %s, want FAILED", st)
-	}
-	if j.ExitCode != 3<<8 {
-		t.Errorf("ExitCode = %d:%d, want 3:0", j.ExitCode>>8, j.ExitCode&0xff)
-	}
+	forEachMode(t, cluster.Options{Nodes: 1, CPUsPerNode: 2}, func(t *testing.T, c *cluster.Cluster) {
+		id := submit(t, c, "-J", "e2e_exit3", "--wrap", "exit 3")
+		j := c.WaitJob(t, id, states.JobFailed, states.JobComplete)
+		if st := states.JobState(j.State); st.Base() != states.JobFailed {
+			t.Errorf("state = %s, want FAILED", st)
+		}
+		if j.ExitCode != 3<<8 {
+			t.Errorf("ExitCode = %d:%d, want 3:0", j.ExitCode>>8, j.ExitCode&0xff)
+		}
+	})
 }
 
 func TestSqueue_PendingAndRunning(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 1})
-	user := me(t)
-	run := submit(t, c, "-J", "e2e_run", "--wrap", "sleep 300")
-	c.WaitJob(t, run, states.JobRunning)
-	held := submit(t, c, "-J", "e2e_held", "-H", "--wrap", "true")
+	forEachMode(t, cluster.Options{Nodes: 2, CPUsPerNode: 1}, func(t *testing.T, c *cluster.Cluster) {
+		user := me(t)
+		run := submit(t, c, "-J", "e2e_run", "--wrap", "sleep 300")
+		c.WaitJob(t, run, states.JobRunning)
+		held := submit(t, c, "-J", "e2e_held", "-H", "--wrap", "true")
 
-	cases := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-j", fmt.Sprint(held)}, header + squeueLine(held, "e2e_held", user, "PD", "0:00", 1, "(JobHeldUser)")},
-		{[]string{"-h", "-t", "PD"}, squeueLine(held, "e2e_held", user, "PD", "0:00", 1, "(JobHeldUser)")},
-		{[]string{"-h", "-u", user, "-o", "%i %j %t"}, fmt.Sprintf("%d e2e_held PD\n%d e2e_run R\n", held, run)},
-		{[]string{"-h", "-n", "e2e_run", "-o", "%i %N %D"}, fmt.Sprintf("%d n1 1\n", run)},
-		{[]string{"-h", "-t", "R", "-O", "jobid:8,name:10,state:9"}, fmt.Sprintf("%-8d%-10s%-9s\n", run, "e2e_run", "RUNNING")},
-		{[]string{"-h", "-p", "nosuchpart"}, ""},
-	}
-	for _, tc := range cases {
-		o, e, code := c.Run(t, "squeue", tc.args...)
-		if code != 0 || o != tc.want {
-			t.Errorf("squeue %q:\n got %q (stderr %q, exit %d)\nwant %q", tc.args, o, e, code, tc.want)
+		cases := []struct {
+			args []string
+			want string
+		}{
+			{[]string{"-j", fmt.Sprint(held)}, header + squeueLine(held, "e2e_held", user, "PD", "0:00", 1, "(JobHeldUser)")},
+			{[]string{"-h", "-t", "PD"}, squeueLine(held, "e2e_held", user, "PD", "0:00", 1, "(JobHeldUser)")},
+			{[]string{"-h", "-u", user, "-o", "%i %j %t"}, fmt.Sprintf("%d e2e_held PD\n%d e2e_run R\n", held, run)},
+			{[]string{"-h", "-n", "e2e_run", "-o", "%i %N %D"}, fmt.Sprintf("%d n1 1\n", run)},
+			{[]string{"-h", "-t", "R", "-O", "jobid:8,name:10,state:9"}, fmt.Sprintf("%-8d%-10s%-9s\n", run, "e2e_run", "RUNNING")},
+			{[]string{"-h", "-p", "nosuchpart"}, ""},
 		}
-	}
-	c.Run(t, "scancel", fmt.Sprint(run), fmt.Sprint(held))
+		for _, tc := range cases {
+			o, e, code := c.Run(t, "squeue", tc.args...)
+			if code != 0 || o != tc.want {
+				t.Errorf("squeue %q:\n got %q (stderr %q, exit %d)\nwant %q", tc.args, o, e, code, tc.want)
+			}
+		}
+		c.Run(t, "scancel", fmt.Sprint(run), fmt.Sprint(held))
+	})
 }
 
 func TestSqueue_Errors(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1})
-	cases := []struct {
-		args       []string
-		stdout     string
-		stderrPart string
-		code       int
-	}{
-		{[]string{"-j", "abc"}, "", "squeue: error: Invalid job id: abc\n", 1},
-		{[]string{"-j", "99999"}, "", "slurm_load_jobs error: Invalid job id specified\n", 1},
-		{[]string{"-t", "bogus"}, "", "squeue: error: Invalid job state specified: bogus\n", 1},
-		{[]string{"-u", "nosuchuser"}, header, "squeue: error: Invalid user: nosuchuser\n\n", 0},
-	}
-	for _, tc := range cases {
-		o, e, code := c.Run(t, "squeue", tc.args...)
-		if o != tc.stdout || !strings.HasPrefix(e, tc.stderrPart) || code != tc.code {
-			t.Errorf("squeue %q = %q, %q, exit %d; want %q, %q..., exit %d", tc.args, o, e, code, tc.stdout, tc.stderrPart, tc.code)
+	forEachMode(t, cluster.Options{Nodes: 1}, func(t *testing.T, c *cluster.Cluster) {
+		cases := []struct {
+			args       []string
+			stdout     string
+			stderrPart string
+			code       int
+		}{
+			{[]string{"-j", "abc"}, "", "squeue: error: Invalid job id: abc\n", 1},
+			{[]string{"-j", "99999"}, "", "slurm_load_jobs error: Invalid job id specified\n", 1},
+			{[]string{"-t", "bogus"}, "", "squeue: error: Invalid job state specified: bogus\n", 1},
+			{[]string{"-u", "nosuchuser"}, header, "squeue: error: Invalid user: nosuchuser\n\n", 0},
 		}
-	}
+		for _, tc := range cases {
+			o, e, code := c.Run(t, "squeue", tc.args...)
+			if o != tc.stdout || !strings.HasPrefix(e, tc.stderrPart) || code != tc.code {
+				t.Errorf("squeue %q = %q, %q, exit %d; want %q, %q..., exit %d", tc.args, o, e, code, tc.stdout, tc.stderrPart, tc.code)
+			}
+		}
+	})
 }
 
 func TestScancel_RunningJob(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
-	// The script says when it really runs, so the cancel hits a running batch script (a job
-	// cancelled before its script started ends 0:0, as in Slurm).
-	id := submit(t, c, "-J", "e2e_sleep", "--wrap", "echo started; exec sleep 300")
-	c.WaitJob(t, id, states.JobRunning)
-	out := filepath.Join(c.WorkDir, fmt.Sprintf("slurm-%d.out", id))
-	for i := 0; ; i++ {
-		if b, _ := os.ReadFile(out); strings.Contains(string(b), "started") {
-			break
+	forEachMode(t, cluster.Options{Nodes: 1, CPUsPerNode: 2}, func(t *testing.T, c *cluster.Cluster) {
+		// The script says when it really runs, so the cancel hits a running batch script (a job
+		// cancelled before its script started ends 0:0, as in Slurm).
+		id := submit(t, c, "-J", "e2e_sleep", "--wrap", "echo started; exec sleep 300")
+		c.WaitJob(t, id, states.JobRunning)
+		out := filepath.Join(c.WorkDir, fmt.Sprintf("slurm-%d.out", id))
+		for i := 0; ; i++ {
+			if b, _ := os.ReadFile(out); strings.Contains(string(b), "started") {
+				break
+			}
+			if i == 300 {
+				t.Fatalf("%s never said the script started", out)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		if i == 300 {
-			t.Fatalf("%s never said the script started", out)
+		if o, e, code := c.Run(t, "scancel", fmt.Sprint(id)); code != 0 || o != "" || e != "" {
+			t.Fatalf("scancel = %q, %q, exit %d", o, e, code)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if o, e, code := c.Run(t, "scancel", fmt.Sprint(id)); code != 0 || o != "" || e != "" {
-		t.Fatalf("scancel = %q, %q, exit %d", o, e, code)
-	}
-	j := c.WaitJob(t, id, states.JobCancelled)
-	if j.ExitCode != 15 {
-		t.Errorf("ExitCode = %d:%d, want 0:15", j.ExitCode>>8, j.ExitCode&0xff)
-	}
-	// A job that no longer exists is reported only with -v, and scancel still exits 0.
-	if o, e, code := c.Run(t, "scancel", "99999"); code != 0 || o != "" || e != "" {
-		t.Errorf("scancel 99999 = %q, %q, exit %d", o, e, code)
-	}
-	_, e, code := c.Run(t, "scancel", "-v", "99999")
-	if want := "scancel: error: Kill job error on job id 99999: Invalid job id specified\n"; code != 0 || !strings.HasSuffix(e, want) {
-		t.Errorf("scancel -v 99999 = %q, exit %d; want ...%q", e, code, want)
-	}
+		j := c.WaitJob(t, id, states.JobCancelled)
+		if j.ExitCode != 15 {
+			t.Errorf("ExitCode = %d:%d, want 0:15", j.ExitCode>>8, j.ExitCode&0xff)
+		}
+		// A job that no longer exists is reported only with -v, and scancel still exits 0.
+		if o, e, code := c.Run(t, "scancel", "99999"); code != 0 || o != "" || e != "" {
+			t.Errorf("scancel 99999 = %q, %q, exit %d", o, e, code)
+		}
+		_, e, code := c.Run(t, "scancel", "-v", "99999")
+		if want := "scancel: error: Kill job error on job id 99999: Invalid job id specified\n"; code != 0 || !strings.HasSuffix(e, want) {
+			t.Errorf("scancel -v 99999 = %q, exit %d; want ...%q", e, code, want)
+		}
+	})
 }
 
 func TestScancel_Filters(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 1})
-	a := submit(t, c, "-J", "e2e_a", "-H", "--wrap", "true")
-	b := submit(t, c, "-J", "e2e_b", "-H", "--wrap", "true")
-	if _, e, code := c.Run(t, "scancel", "-n", "e2e_a"); code != 0 {
-		t.Fatalf("scancel -n = %q, exit %d", e, code)
-	}
-	c.WaitJob(t, a, states.JobCancelled)
-	if j := c.Job(t, b); j == nil || states.JobState(j.State).Base() != states.JobPending {
-		t.Fatalf("job %d (other name) = %+v, want still PENDING", b, j)
-	}
-	if _, e, code := c.Run(t, "scancel", "-u", me(t), "-t", "PENDING"); code != 0 {
-		t.Fatalf("scancel -u -t = %q, exit %d", e, code)
-	}
-	c.WaitJob(t, b, states.JobCancelled)
+	forEachMode(t, cluster.Options{Nodes: 1, CPUsPerNode: 1}, func(t *testing.T, c *cluster.Cluster) {
+		a := submit(t, c, "-J", "e2e_a", "-H", "--wrap", "true")
+		b := submit(t, c, "-J", "e2e_b", "-H", "--wrap", "true")
+		if _, e, code := c.Run(t, "scancel", "-n", "e2e_a"); code != 0 {
+			t.Fatalf("scancel -n = %q, exit %d", e, code)
+		}
+		c.WaitJob(t, a, states.JobCancelled)
+		if j := c.Job(t, b); j == nil || states.JobState(j.State).Base() != states.JobPending {
+			t.Fatalf("job %d (other name) = %+v, want still PENDING", b, j)
+		}
+		if _, e, code := c.Run(t, "scancel", "-u", me(t), "-t", "PENDING"); code != 0 {
+			t.Fatalf("scancel -u -t = %q, exit %d", e, code)
+		}
+		c.WaitJob(t, b, states.JobCancelled)
+	})
 }
 
 func TestController_RestartKeepsPendingJob(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 1})
-	id := submit(t, c, "-J", "e2e_durable", "-H", "--wrap", "true")
-	c.KillController(t)
-	c.RestartController(t)
-	j := c.Job(t, id)
-	if j == nil {
-		t.Fatalf("job %d lost across a controller kill -9", id)
-	}
-	if st := states.JobState(j.State); st.Base() != states.JobPending || j.Name != "e2e_durable" {
-		t.Errorf("job %d after restart: %s %q, want PENDING e2e_durable", id, st, j.Name)
-	}
-	next := submit(t, c, "-J", "e2e_after", "-H", "--wrap", "true")
-	if next <= id {
-		t.Errorf("job id after restart = %d, want > %d", next, id)
-	}
+	forEachMode(t, cluster.Options{Nodes: 1, CPUsPerNode: 1}, func(t *testing.T, c *cluster.Cluster) {
+		id := submit(t, c, "-J", "e2e_durable", "-H", "--wrap", "true")
+		c.KillController(t)
+		c.RestartController(t)
+		j := c.Job(t, id)
+		if j == nil {
+			t.Fatalf("job %d lost across a controller restart", id)
+		}
+		if st := states.JobState(j.State); st.Base() != states.JobPending || j.Name != "e2e_durable" {
+			t.Errorf("job %d after restart: %s %q, want PENDING e2e_durable", id, st, j.Name)
+		}
+		next := submit(t, c, "-J", "e2e_after", "-H", "--wrap", "true")
+		if next <= id {
+			t.Errorf("job id after restart = %d, want > %d", next, id)
+		}
+	})
 }
 
 func TestSbatch_ControllerDown(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1})
-	c.KillController(t)
-	o, e, code := c.RunEnv(t, nil, "sbatch", "--wrap", "true")
-	want := "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n"
-	if o != "" || e != want || code != 1 {
-		t.Errorf("sbatch with the controller down = %q, %q, exit %d; want %q, exit 1", o, e, code, want)
-	}
+	forEachMode(t, cluster.Options{Nodes: 1}, func(t *testing.T, c *cluster.Cluster) {
+		c.KillController(t)
+		o, e, code := c.RunEnv(t, nil, "sbatch", "--wrap", "true")
+		want := "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n"
+		if o != "" || e != want || code != 1 {
+			t.Errorf("sbatch with the controller down = %q, %q, exit %d; want %q, exit 1", o, e, code, want)
+		}
+	})
 }
