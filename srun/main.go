@@ -61,7 +61,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	jobID, _ := strconv.ParseUint(firstEnv("SLURM_JOB_ID", "SLURM_JOBID"), 10, 32)
 	inAlloc := jobID != 0
-	o.applyEnv(os.Getenv, inAlloc)
 	limit := o.timeLimit
 	c, err := cmdclient.Load("srun", "")
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -24,7 +23,9 @@ type options struct {
 
 // parseArgs parses srun's command line (args without argv[0]) with the option table every
 // Slurm command shares (compat/options): options stop at the command, the SLURM_*/SRUN_*
-// environment comes first, and an option Orbit does not implement is refused by name. The
+// environment comes first (inside an allocation SLURM_NTASKS, SLURM_JOB_NUM_NODES,
+// SLURM_NTASKS_PER_NODE, SLURM_LABELIO; not SLURM_CPUS_PER_TASK, which 22.05's srun no longer
+// inherits), and an option Orbit does not implement is refused by name. The
 // error is an *options.Error holding srun's exact stderr and exit code.
 func parseArgs(args []string, env []string) (*options, error) {
 	cwd, _ := os.Getwd()
@@ -79,36 +80,4 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		}
 	}
 	return nil
-}
-
-// applyEnv takes the defaults srun reads from its environment (SLURM_NTASKS, SLURM_NNODES
-// inside an allocation, SLURM_CPUS_PER_TASK, SLURM_NTASKS_PER_NODE, SLURM_LABELIO), for
-// what the command line did not give.
-func (o *options) applyEnv(getenv func(string) string, inAlloc bool) {
-	num := func(name string) uint32 {
-		n, err := strconv.ParseUint(getenv(name), 10, 32)
-		if err != nil {
-			return 0
-		}
-		return uint32(n)
-	}
-	if !o.ntasksSet {
-		if n := num("SLURM_NTASKS"); n > 0 {
-			o.ntasks = n
-		} else if n := num("SLURM_NPROCS"); n > 0 {
-			o.ntasks = n
-		}
-	}
-	if !o.nodesSet && inAlloc {
-		o.nodes = num("SLURM_NNODES")
-	}
-	if o.cpusPerTask == 0 {
-		o.cpusPerTask = num("SLURM_CPUS_PER_TASK")
-	}
-	if o.tasksPerNode == 0 {
-		o.tasksPerNode = num("SLURM_NTASKS_PER_NODE")
-	}
-	if getenv("SLURM_LABELIO") == "1" {
-		o.label = true
-	}
 }
