@@ -66,6 +66,10 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		delete(d.starting, m.JobID)
 		d.mu.Unlock()
 	}()
+	if stepdlaunch.Done(h.spool, m.JobID, m.Restarts, time.Now()) {
+		d.log.Info("launch refused: this job already ran here and its end was reported", "job", m.JobID, "node", m.NodeName)
+		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
+	}
 	if st := d.liveBatch(h, m.JobID); st != nil {
 		d.log.Info("launch repeated for a running job; not starting it again", "job", m.JobID, "node", m.NodeName)
 		return nil, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -225,6 +226,52 @@ func TestTerminate_BeforeLaunchRefusesLateLaunch(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Errorf("the requeued job's script did not run: %v", err)
+	}
+}
+
+// TestLaunch_RepeatAfterEndIsRefused covers a launch resent by a restarted controller after
+// the job already ran and reported its end: it is refused and the job does not run again,
+// while a later incarnation of the job (requeued) runs.
+func TestLaunch_RepeatAfterEndIsRefused(t *testing.T) {
+	f := newCluster(t, 1)
+	d := startNode(t, f, "n1")
+	uid, gid := uint32(os.Getuid()), uint32(os.Getgid())
+	const job = 320
+	work := t.TempDir()
+	runs := filepath.Join(work, "runs")
+	script := "#!/bin/sh\necho ran >> " + runs + "\n"
+	if err := f.call(d.Addr(), wire.MsgLaunchBatchJob, f.launch(job, "n1", uid, gid, script, work)); err != nil {
+		t.Fatal(err)
+	}
+	f.waitComplete(job)
+	// The completion was acknowledged; wait until slurmstepd has left (its state file gone).
+	for i := 0; ; i++ {
+		if _, err := os.Stat(stepd.StatePath(d.Spool("n1"), job, stepd.BatchStep)); os.IsNotExist(err) {
+			break
+		}
+		if i == 500 {
+			t.Fatal("slurmstepd never finished")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var we *wire.Error
+	err := f.call(d.Addr(), wire.MsgLaunchBatchJob, f.launch(job, "n1", uid, gid, script, work))
+	if !errors.As(err, &we) || we.Errno != 4002 {
+		t.Fatalf("repeated launch of a finished job: %v, want it refused with 4002", err)
+	}
+	again := f.launch(job, "n1", uid, gid, script, work)
+	again.Restarts = 1
+	if err := f.call(d.Addr(), wire.MsgLaunchBatchJob, again); err != nil {
+		t.Fatalf("launch of the requeued job: %v", err)
+	}
+	for i := 0; ; i++ {
+		b, _ := os.ReadFile(runs)
+		if n := strings.Count(string(b), "ran"); n == 2 {
+			break
+		} else if n > 2 || i == 500 {
+			t.Fatalf("the job ran %d times, want 2 (the first run and the requeued one)", n)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

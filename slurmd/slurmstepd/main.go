@@ -116,6 +116,9 @@ func run(args []string) int {
 		log.Error("completion not delivered", "job", b.Msg.JobID, "err", err)
 		return 1
 	}
+	if err := stepdlaunch.MarkDone(b.Spool, b.Msg.JobID, b.Msg.Restarts); err != nil {
+		log.Warn("cannot mark the job done", "job", b.Msg.JobID, "err", err)
+	}
 	stepd.RemoveState(step.StatePath())
 	os.Remove(stepdlaunch.Path(b.Spool, b.Msg.JobID))
 	os.Remove(stepd.JobDir(b.Spool, b.Msg.JobID))
