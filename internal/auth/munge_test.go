@@ -1,34 +1,86 @@
 package auth
 
 import (
+	"crypto/rand"
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
-// referenceMungeSocket is the munged the reference Slurm runs on this machine; the test uses
-// it read-only when it exists, else the system default.
-const referenceMungeSocket = "/tmp/slurm-anchor/munge/munge.socket.2"
-
+// mungeSocket starts a private munged (its own key, socket, pid and log files in a temp dir)
+// and returns its socket; the daemon is stopped by pid when the test ends. A shared system or
+// reference munged is never used: its socket may be stale and its key is not ours.
 func mungeSocket(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("munge"); err != nil {
-		t.Skip("auth/munge not tested: the munge command is not installed")
-	}
-	if _, err := exec.LookPath("unmunge"); err != nil {
-		t.Skip("auth/munge not tested: the unmunge command is not installed")
-	}
-	for _, p := range []string{os.Getenv("ORBIT_TEST_MUNGE_SOCKET"), referenceMungeSocket, DefaultMungeSocket} {
-		if p == "" {
-			continue
-		}
-		if st, err := os.Stat(p); err == nil && st.Mode().Type() == os.ModeSocket {
-			return p
+	for _, c := range []string{"munge", "unmunge", "munged"} {
+		if _, err := exec.LookPath(c); err != nil {
+			t.Skipf("auth/munge not tested: %s is not installed (apt-get install munge)", c)
 		}
 	}
-	t.Skip("auth/munge not tested: no munged socket found (set ORBIT_TEST_MUNGE_SOCKET)")
-	return ""
+	dir, err := os.MkdirTemp("", "orbit-munge-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := make([]byte, 1024)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(dir, "munge.key")
+	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "munge.socket")
+	cmd := exec.Command(mustLookPath(t, "munged"), "--foreground", "--force",
+		"--socket="+sock, "--key-file="+keyFile,
+		"--log-file="+filepath.Join(dir, "munged.log"),
+		"--pid-file="+filepath.Join(dir, "munged.pid"),
+		"--seed-file="+filepath.Join(dir, "munged.seed"))
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting munged: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if st, err := os.Stat(sock); err == nil && st.Mode().Type() == os.ModeSocket {
+			return sock
+		}
+		select {
+		case err := <-exited:
+			log, _ := os.ReadFile(filepath.Join(dir, "munged.log"))
+			t.Fatalf("munged exited before listening: %v\n%s", err, log)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("munged did not create its socket within 10s")
+		}
+	}
+}
+
+func mustLookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("auth/munge not tested: %s is not installed", name)
+	}
+	return p
 }
 
 func TestMunge_SignVerify(t *testing.T) {
