@@ -11,6 +11,12 @@ const (
 	AuthTypeMunge = "auth/munge"
 )
 
+// CredType values (slurm.conf's CredType: who signs launch credentials).
+const (
+	CredTypeSlurm = "cred/slurm"
+	CredTypeMunge = "cred/munge"
+)
+
 // SignerFor returns the Signer a process uses under authType. For auth/slurm that is
 // NewSigner(keyPath, socketPath) with AuthInfo's ttl; for auth/munge, munge on AuthInfo's
 // socket. Any other AuthType is an error naming it.

@@ -75,6 +75,21 @@ type MungeVerifier struct {
 // Verify decodes cred with unmunge and checks its payload against bodyDigest. munged's
 // verdicts map to ErrExpired, ErrReplayed and ErrForged; an unreachable munged to ErrAgent.
 func (m *MungeVerifier) Verify(cred []byte, bodyDigest [32]byte) (Identity, error) {
+	payload, id, err := m.decode(cred)
+	if err != nil {
+		return Identity{}, err
+	}
+	if !bytes.Equal(payload, bodyDigest[:]) {
+		return Identity{}, ErrDigestMismatch
+	}
+	return id, nil
+}
+
+// decode runs unmunge on cred and returns its payload and metadata. A replayed credential
+// is still decoded (munged reports the replay but returns the data): the error then wraps
+// ErrReplayed and payload and identity are valid, for callers whose credentials are meant to
+// be verified more than once (launch credentials).
+func (m *MungeVerifier) decode(cred []byte) ([]byte, Identity, error) {
 	cmdName := m.Command
 	if cmdName == "" {
 		cmdName = "unmunge"
@@ -83,7 +98,7 @@ func (m *MungeVerifier) Verify(cred []byte, bodyDigest [32]byte) (Identity, erro
 	// mixes with the text.
 	mr, mw, err := os.Pipe()
 	if err != nil {
-		return Identity{}, fmt.Errorf("auth/munge: %w", err)
+		return nil, Identity{}, fmt.Errorf("auth/munge: %w", err)
 	}
 	defer mr.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), mungeTimeout)
@@ -97,33 +112,41 @@ func (m *MungeVerifier) Verify(cred []byte, bodyDigest [32]byte) (Identity, erro
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		mw.Close()
-		return Identity{}, fmt.Errorf("%w: auth/munge: %v", ErrAgent, err)
+		return nil, Identity{}, fmt.Errorf("%w: auth/munge: %v", ErrAgent, err)
 	}
 	mw.Close()
 	meta, _ := io.ReadAll(io.LimitReader(mr, 64<<10))
 	err = cmd.Wait()
+	var replayed error
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			switch ee.ExitCode() {
-			case emungeCredExpired, emungeCredRewound:
-				return Identity{}, fmt.Errorf("%w: %s", ErrExpired, msg)
-			case emungeCredReplayed:
-				return Identity{}, fmt.Errorf("%w: %s", ErrReplayed, msg)
-			case emungeSocket, emungeTimeout:
-				return Identity{}, fmt.Errorf("%w: %s", ErrAgent, msg)
-			}
-			if ee.ExitCode() >= emungeBadCred {
-				return Identity{}, fmt.Errorf("%w: %s", ErrForged, msg)
-			}
+		if !errors.As(err, &ee) {
+			return nil, Identity{}, fmt.Errorf("%w: unmunge: %v: %s", ErrAgent, err, msg)
 		}
-		return Identity{}, fmt.Errorf("%w: unmunge: %v: %s", ErrAgent, err, msg)
+		switch code := ee.ExitCode(); {
+		case code == emungeCredReplayed:
+			replayed = fmt.Errorf("%w: %s", ErrReplayed, msg)
+		case code == emungeCredExpired || code == emungeCredRewound:
+			return nil, Identity{}, fmt.Errorf("%w: %s", ErrExpired, msg)
+		case code == emungeSocket || code == emungeTimeout:
+			return nil, Identity{}, fmt.Errorf("%w: %s", ErrAgent, msg)
+		case code >= emungeBadCred:
+			return nil, Identity{}, fmt.Errorf("%w: %s", ErrForged, msg)
+		default:
+			return nil, Identity{}, fmt.Errorf("%w: unmunge: %v: %s", ErrAgent, err, msg)
+		}
 	}
-	if !bytes.Equal(stdout.Bytes(), bodyDigest[:]) {
-		return Identity{}, ErrDigestMismatch
+	id, err := parseMungeMetadata(meta)
+	if err != nil {
+		return nil, Identity{}, err
 	}
-	return parseMungeMetadata(meta)
+	if replayed != nil {
+		// Verify must refuse a replay; callers that accept one check errors.Is(err,
+		// ErrReplayed) and use the data.
+		return stdout.Bytes(), id, replayed
+	}
+	return stdout.Bytes(), id, nil
 }
 
 // parseMungeMetadata reads unmunge's "KEY: value" lines.
