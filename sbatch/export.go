@@ -16,8 +16,10 @@ import (
 //     or the value given (the whole environment too when ALL is listed, whose values then win
 //     over the list's), SLURM_EXPORT_ENV=<the list> and SLURM_GET_USER_ENV=1.
 //
-// In every case sbatch adds SLURM_PRIO_PROCESS, SLURM_SUBMIT_DIR and SLURM_SUBMIT_HOST.
-func jobEnv(env []string, export, submitDir, host string, prio int) []string {
+// --get-user-env (getUserEnv) adds SLURM_GET_USER_ENV=1 in the first two cases too. In every
+// case the job's own request (layout, "NAME=value" from layoutEnv) is set over the result,
+// and sbatch adds SLURM_PRIO_PROCESS, SLURM_SUBMIT_DIR and SLURM_SUBMIT_HOST.
+func jobEnv(env []string, export string, getUserEnv bool, layout []string, submitDir, host string, prio int) []string {
 	e := newEnvList()
 	switch {
 	case export == "":
@@ -53,6 +55,10 @@ func jobEnv(env []string, export, submitDir, host string, prio int) []string {
 		e.set("SLURM_EXPORT_ENV", export)
 		e.set("SLURM_GET_USER_ENV", "1")
 	}
+	if getUserEnv {
+		e.set("SLURM_GET_USER_ENV", "1")
+	}
+	e.addAll(layout)
 	e.set("SLURM_PRIO_PROCESS", strconv.Itoa(prio))
 	e.set("SLURM_SUBMIT_DIR", submitDir)
 	e.set("SLURM_SUBMIT_HOST", host)

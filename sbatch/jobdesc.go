@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -51,7 +52,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		Dependency:    js.Dependency,
 		ArraySpec:     js.ArraySpec,
 		Script:        string(js.Script),
-		ScriptArgs:    append([]string(nil), js.Argv...),
+		ScriptArgs:    scriptArgs(js),
 		SubmitLine:    js.SubmitLine,
 		SubmitHost:    host,
 
@@ -84,8 +85,37 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		}
 		d.Command = filepath.Clean(p)
 	}
-	d.Environment = jobEnv(env, js.Export, js.SubmitDir, host, prioProcess(pid))
+	d.Environment = jobEnv(env, js.Export, js.GetUserEnv, layoutEnv(js), js.SubmitDir, host, prioProcess(pid))
 	return d
+}
+
+// scriptArgs are the arguments the script is run with ($1...): js.Argv names the script
+// file first, as Slurm's argv does, and slurmstepd supplies the script's own argv[0].
+func scriptArgs(js *jobspec.JobSpec) []string {
+	if len(js.Argv) <= 1 {
+		return nil
+	}
+	return append([]string(nil), js.Argv[1:]...)
+}
+
+// layoutEnv is what sbatch's set_envs adds to the job's environment after --export is
+// applied, so a job sees its own request even with --export=NONE: SLURM_CPUS_PER_TASK for
+// -c, SLURM_NTASKS and SLURM_NPROCS for -n, SLURM_NTASKS_PER_NODE for --ntasks-per-node
+// (the other variables of set_envs belong to options Orbit refuses). Only options given
+// count: a task count the controller derives reaches the job from the node, not from here.
+func layoutEnv(js *jobspec.JobSpec) []string {
+	var env []string
+	u := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+	if js.CPUsPerTask != jobspec.NoVal {
+		env = append(env, "SLURM_CPUS_PER_TASK="+u(js.CPUsPerTask))
+	}
+	if js.NTasks != jobspec.NoVal && js.NTasks > 0 {
+		env = append(env, "SLURM_NPROCS="+u(js.NTasks), "SLURM_NTASKS="+u(js.NTasks))
+	}
+	if js.NTasksPerNode != jobspec.NoVal {
+		env = append(env, "SLURM_NTASKS_PER_NODE="+u(js.NTasksPerNode))
+	}
+	return env
 }
 
 // submitHost is the short host name sbatch reports as SLURM_SUBMIT_HOST.

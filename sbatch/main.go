@@ -1,7 +1,8 @@
 // Command sbatch is Orbit's `sbatch`: it submits a batch script to slurmctld with Slurm's
 // command line, #SBATCH directives, input environment, output and exit codes. Option parsing
 // lives in compat/options; this package only turns the parsed JobSpec into a submission
-// (jobdesc.go), applies --export to the environment (export.go) and prints the result.
+// (jobdesc.go), applies --export to the environment (export.go), prints the result and with
+// --wait waits for the job's end (wait.go).
 //
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
@@ -89,6 +90,9 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%d\n", rep.JobID)
 	case !js.Quiet:
 		fmt.Fprintf(stdout, "Submitted batch job %d\n", rep.JobID)
+	}
+	if js.Wait {
+		return waitJob(controllerJobs(c), rep.JobID, time.Duration(c.Conf.MinJobAge)*time.Second, time.Sleep, stderr)
 	}
 	return 0
 }

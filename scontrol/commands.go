@@ -48,12 +48,12 @@ type keyword struct {
 // command an abbreviation means.
 var keywords = []keyword{
 	{names: []string{"abort"}, min: 5},
-	{names: []string{"all"}, min: 2},
+	{names: []string{"all"}, min: 2, run: (*cli).cmdAll},
 	{names: []string{"cancel_reboot"}, min: 3},
 	{names: []string{"completing"}, min: 2},
 	{names: []string{"cluster"}, min: 2},
 	{names: []string{"create"}, min: 2},
-	{names: []string{"details"}, min: 1},
+	{names: []string{"details"}, min: 1, run: (*cli).cmdDetails},
 	{names: []string{"errnumstr", "errnostr"}, min: 2},
 	{names: []string{"exit"}, min: 2, run: (*cli).cmdExit},
 	{names: []string{"gethost"}, min: 7},
@@ -61,22 +61,22 @@ var keywords = []keyword{
 	{names: []string{"hash"}, min: 9},
 	{names: []string{"help"}, min: 2, run: (*cli).cmdHelp},
 	{names: []string{"hide"}, min: 2},
-	{names: []string{"oneliner"}, min: 1},
+	{names: []string{"oneliner"}, min: 1, run: (*cli).cmdOneliner},
 	{names: []string{"pidinfo"}, min: 3},
-	{names: []string{"ping"}, min: 3},
+	{names: []string{"ping"}, min: 3, run: (*cli).cmdPing},
 	{names: []string{"\\q"}, min: 2, fixed: true},
 	{names: []string{"quiet"}, min: 4},
 	{names: []string{"quit"}, min: 4, run: (*cli).cmdExit},
 	{names: []string{"reboot_nodes"}, min: 3},
-	{names: []string{"reconfigure"}, min: 3},
-	{names: []string{"requeue"}, min: 3},
-	{names: []string{"requeuehold"}, min: 11, fixed: true},
-	{names: []string{"hold"}, min: 4, fixed: true},
-	{names: []string{"holdu", "uhold"}, min: 5, fixed: true},
-	{names: []string{"release"}, min: 3},
-	{names: []string{"suspend"}, min: 2},
-	{names: []string{"resume"}, min: 3},
-	{names: []string{"top"}, min: 3},
+	{names: []string{"reconfigure"}, min: 3, run: (*cli).cmdReconfigure},
+	{names: []string{"requeue"}, min: 3, run: (*cli).cmdRequeue},
+	{names: []string{"requeuehold"}, min: 11, fixed: true, run: (*cli).cmdRequeueHold},
+	{names: []string{"hold"}, min: 4, fixed: true, run: (*cli).cmdHold},
+	{names: []string{"holdu", "uhold"}, min: 5, fixed: true, run: (*cli).cmdUHold},
+	{names: []string{"release"}, min: 3, run: (*cli).cmdRelease},
+	{names: []string{"suspend"}, min: 2, run: (*cli).cmdSuspend},
+	{names: []string{"resume"}, min: 3, run: (*cli).cmdResume},
+	{names: []string{"top"}, min: 3, run: (*cli).cmdTop},
 	{names: []string{"token"}, min: 3},
 	{names: []string{"wait_job"}, min: 2},
 	{names: []string{"setdebugflags"}, min: 9},
@@ -86,8 +86,8 @@ var keywords = []keyword{
 	{names: []string{"show"}, min: 3, run: (*cli).cmdShow},
 	{names: []string{"write"}, min: 5},
 	{names: []string{"takeover"}, min: 8},
-	{names: []string{"shutdown"}, min: 8},
-	{names: []string{"update"}, min: 1},
+	{names: []string{"shutdown"}, min: 8, run: (*cli).cmdShutdown},
+	{names: []string{"update"}, min: 1, run: (*cli).cmdUpdate},
 	{names: []string{"delete"}, min: 1},
 	{names: []string{"verbose"}, min: 4},
 	{names: []string{"version"}, min: 4, run: (*cli).cmdVersion},
@@ -150,4 +150,25 @@ func (c *cli) cmdVersion(argv []string) {
 		c.tooMany(argv[0], "too many arguments for %s keyword\n")
 	}
 	c.printVersion()
+}
+
+func (c *cli) cmdDetails(argv []string) {
+	if len(argv) > 1 {
+		c.tooMany(argv[0], "too many arguments for keyword:%s\n")
+	}
+	c.details = true
+}
+
+func (c *cli) cmdOneliner(argv []string) {
+	if len(argv) > 1 {
+		c.tooMany(argv[0], "too many arguments for keyword:%s\n")
+	}
+	c.oneLiner = true
+}
+
+func (c *cli) cmdAll(argv []string) {
+	if len(argv) > 1 {
+		c.tooMany(argv[0], "too many arguments for keyword:%s\n")
+	}
+	c.all = true
 }

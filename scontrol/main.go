@@ -1,8 +1,9 @@
 // Command scontrol is Orbit's `scontrol`: Slurm's administration tool, with the same command
-// line, output, error texts and exit codes. So far it carries the commands that need no
-// controller (`show hostnames|hostlist|hostlistsorted`, `help`, `version`, `exit`, `quit`), also
-// typed at the interactive "scontrol: " prompt; every other command
-// or entity is refused by name, never faked.
+// line, output, error texts and exit codes. It carries `show job|node|partition|config|
+// hostnames|hostlist|hostlistsorted` (with -o, -d, -a), `update` of jobs, nodes and
+// partitions, hold/uhold/release/requeue/requeuehold/suspend/resume/top, ping, reconfigure,
+// shutdown, help, version, exit and quit, also typed at the interactive "scontrol: " prompt;
+// every other command or entity is refused by name, never faked.
 //
 // main only parses options and dispatches; each command family lives in its own file
 // (show_hostlist.go, later show_job.go, ...). scontrol must not import daemon code.
@@ -10,7 +11,9 @@ package main
 
 import (
 	"bufio"
+
 	"fmt"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"io"
 	"os"
 )
@@ -26,6 +29,14 @@ type cli struct {
 	verbosity int
 	// exitFlag is set by exit/quit to end interactive mode.
 	exitFlag bool
+	// Display flags: -o/oneliner, -d/details, -a/all.
+	oneLiner bool
+	details  bool
+	all      bool
+	// cl is the controller client, loaded on first use (client.go).
+	cl *cmdclient.Client
+	// lastErr is the text of the last failed job request (Slurm's errno for slurm_perror).
+	lastErr string
 }
 
 func main() {

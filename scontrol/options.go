@@ -78,6 +78,12 @@ func (c *cli) apply(opt, arg string) int {
 		c.verbosity++
 	case "Q":
 		c.quiet = 1
+	case "o":
+		c.oneLiner = true
+	case "d":
+		c.details = true
+	case "a":
+		c.all = true
 	case "M":
 		c.errorf("--cluster/-M (multi-cluster operation) is not supported by Orbit yet")
 		return 1
@@ -87,8 +93,8 @@ func (c *cli) apply(opt, arg string) int {
 			return c.exitCode
 		}
 	}
-	// -a, -d, -F, -o, --hide, --local, --federation, --sibling change only how controller
-	// answers are shown; none of the commands Orbit's scontrol has yet reads them.
+	// -F, --hide, --local, --federation, --sibling change only how controller answers are
+	// shown; Orbit has no FUTURE nodes, hidden partitions or federation to show.
 	return -1
 }
 

@@ -52,14 +52,10 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 		args []string
 		name string
 	}{
-		{[]string{"show", "nodes"}, "show nodes"},
-		{[]string{"show", "job", "12"}, "show jobs"},
-		{[]string{"show", "partition"}, "show partitions"},
-		{[]string{"show", "config"}, "show config"},
 		{[]string{"show", "d"}, "show daemons"},
-		{[]string{"ping"}, `"ping"`},
-		{[]string{"update", "NodeName=n1", "State=DRAIN"}, `"update"`},
-		{[]string{"reconfigure"}, `"reconfigure"`},
+		{[]string{"show", "reservation"}, "show reservations"},
+		{[]string{"token"}, `"token"`},
+		{[]string{"setdebug", "info"}, `"setdebug"`},
 		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},
 	}
 	for _, tt := range tests {

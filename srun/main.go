@@ -2,8 +2,11 @@
 // through SLURM_JOB_ID, as in a batch script) or in a new interactive allocation that it
 // requests first and releases at the end. It asks slurmctld for the step (id, layout,
 // launch credential), sends the launch to each node's slurmd itself, receives the tasks'
-// output on its own I/O port (srun/stepio), prints it (with -l labels), and exits with the
-// highest task exit code (128+signal for a task killed by a signal).
+// output on its own I/O port (srun/stepio) from each node's slurmstepd, prints it (with -l
+// labels), and exits with the highest task exit code (128+signal for a task killed by a
+// signal). Per-task I/O (-o/-e/-i patterns, "none", task numbers) follows Slurm's srun
+// (taskio.go); stdin goes to every task unless -i says otherwise; -K cancels the step when a
+// task ends badly; --multi-prog (srun/multiprog) gives each task its own command line.
 //
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
@@ -14,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
@@ -58,6 +62,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(o.argv) == 0:
 		fmt.Fprintln(stderr, "srun: fatal: No command given to execute.")
 		return 1
+	}
+	if o.multiProg {
+		if code := loadMultiProg(o, stderr); code != 0 {
+			return code
+		}
 	}
 	jobID, _ := strconv.ParseUint(firstEnv("SLURM_JOB_ID", "SLURM_JOBID"), 10, 32)
 	inAlloc := jobID != 0
@@ -245,7 +254,24 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
 
-	relay := newRelay(ln, key, &step, s.stdout, s.stderr, o.label)
+	plan, err := newIOPlan(o, &step, s.stdout, s.stderr)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "srun: error: %v\n", err)
+		return 1
+	}
+	defer plan.close()
+	launches := make([]*wire.LaunchTasks, len(step.Nodes))
+	var rank uint32
+	for i := range step.Nodes {
+		ranks := make([]uint32, step.Tasks[i])
+		for k := range ranks {
+			ranks[k] = rank
+			rank++
+		}
+		launches[i] = &wire.LaunchTasks{Ranks: ranks}
+		plan.fill(launches[i], uint32(i))
+	}
+	relay := newRelay(ln, key, &step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
 	go relay.accept()
 
 	signer, err := auth.NewSigner(auth.KeyPath(s.c.ConfPath), rpcauth.SocketPath(s.c.Conf.AuthInfo))
@@ -254,24 +280,32 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		return 1
 	}
 	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: signer}
-	var rank uint32
+	killBadExit := o.killBadExit == 1 || o.killBadExit < 0 && s.c.Conf.KillOnBadExit != 0
+	reported := map[uint32]bool{}
+	if killBadExit {
+		relay.badExit = func(e taskEnd) {
+			relay.out.Lock()
+			fmt.Fprintf(s.stderr, "srun: error: %s: task %d: %s\n", e.node, e.rank, endText(e))
+			fmt.Fprintf(s.stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%d.%d\n", step.JobID, step.StepID)
+			relay.out.Unlock()
+			relay.mu.Lock()
+			reported[e.rank] = true
+			relay.mu.Unlock()
+			go s.signalStep(ctx, &step, copts, syscall.SIGKILL)
+		}
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	launchErr := ""
 	for i, node := range step.Nodes {
-		ranks := make([]uint32, step.Tasks[i])
-		for k := range ranks {
-			ranks[k] = rank
-			rank++
-		}
-		m := &wire.LaunchTasks{NodeName: node, Cred: step.Cred, JobID: step.JobID, StepID: step.StepID,
-			UserID: env.uid, GroupID: env.gid, NodeID: uint32(i), Ranks: ranks, StepGTIDs: gtids(ranks),
-			CPUsOnNode: step.CPUsOnNode[i], Argv: o.argv, Environment: env.nodeEnv(i, ranks), WorkDir: wd,
-			IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key, StdinRank: -1,
-			KillWait: step.KillWait, TimeLimit: step.TimeLimit}
-		if i == 0 {
-			m.StdinRank = 0
-		}
+		m := launches[i]
+		ranks := m.Ranks
+		m.NodeName, m.Cred, m.JobID, m.StepID = node, step.Cred, step.JobID, step.StepID
+		m.UserID, m.GroupID, m.NodeID, m.StepGTIDs = env.uid, env.gid, uint32(i), gtids(ranks)
+		m.CPUsOnNode, m.Argv, m.Environment, m.WorkDir = step.CPUsOnNode[i], o.argv, env.nodeEnv(i, ranks), wd
+		m.IOAddr, m.IOKey = net.JoinHostPort(commHost, strconv.Itoa(port)), key
+		m.KillWait, m.TimeLimit, m.MultiProg = step.KillWait, step.TimeLimit, o.multiProgData
+		m.OpenMode = int32(o.openMode)
 		wg.Add(1)
 		go func(addr string) {
 			defer wg.Done()
@@ -289,18 +323,40 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	if launchErr != "" {
 		fmt.Fprintf(s.stderr, "srun: error: Task launch for StepId=%d.%d failed on node %s\n", step.JobID, step.StepID, launchErr)
 	}
+	if plan.stdinFile != nil {
+		stdin = plan.stdinFile
+	}
 	go relay.forwardStdin(stdin)
 	stopSigs := s.forwardSignals(ctx, &step, copts)
 	exits := relay.wait()
 	stopSigs()
 
-	code, signalled := s.report(&step, exits)
+	relay.mu.Lock()
+	code, signalled := s.report(&step, exits, maps.Clone(reported))
+	relay.mu.Unlock()
 	if signalled {
 		fmt.Fprintf(s.stderr, "srun: Force Terminated StepId=%d.%d\n", step.JobID, step.StepID)
 	}
 	status := uint32(code&0xff) << 8
 	s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
 	return code
+}
+
+// signalStep sends sig to the step's tasks on every node. SIGKILL is how srun -K ends the
+// step: each node cancels it (SIGTERM, KillWait, SIGKILL), as Slurm's step kill does.
+func (s *session) signalStep(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions, sig syscall.Signal) {
+	var wg sync.WaitGroup
+	for i, node := range step.Nodes {
+		wg.Add(1)
+		go func(addr string) {
+			defer wg.Done()
+			m := &wire.SignalTasks{NodeName: node, JobID: step.JobID, StepID: step.StepID, Signal: int32(sig)}
+			cctx, cancel := context.WithTimeout(ctx, s.c.MessageTimeout)
+			defer cancel()
+			wire.Call(cctx, "tcp", addr, wire.MsgSignalTasks, m, nil, copts)
+		}(step.Addrs[i])
+	}
+	wg.Wait()
 }
 
 // forwardSignals sends SIGINT/SIGTERM/SIGHUP/SIGQUIT that srun receives to the step's tasks
@@ -315,13 +371,7 @@ func (s *session) forwardSignals(ctx context.Context, step *wire.StepCreateReply
 			case <-done:
 				return
 			case sig := <-sigs:
-				for i, node := range step.Nodes {
-					m := &wire.SignalTasks{NodeName: node, JobID: step.JobID, StepID: step.StepID,
-						Signal: int32(sig.(syscall.Signal))}
-					cctx, cancel := context.WithTimeout(ctx, s.c.MessageTimeout)
-					wire.Call(cctx, "tcp", step.Addrs[i], wire.MsgSignalTasks, m, nil, copts)
-					cancel()
-				}
+				s.signalStep(ctx, step, copts, sig.(syscall.Signal))
 			}
 		}
 	}()

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/srun/multiprog"
 )
 
 // options are srun's parsed command line (the subset Orbit supports so far).
@@ -13,6 +17,11 @@ type options struct {
 	ntasks, nodes, cpusPerTask, tasksPerNode uint32 // 0 = not given
 	nodesSet, ntasksSet                      bool
 	label                                    bool
+	output, errorf, input                    string // -o, -e, -i as given ("" = not given)
+	killBadExit                              int    // -K: 1 on, 0 off, -1 not given (slurm.conf decides)
+	multiProg                                bool
+	multiProgData                            string // --multi-prog: the configuration file's text
+	openMode                                 jobspec.OpenMode
 	jobName, partition, nodelist, chdir      string
 	timeLimit                                uint32 // minutes; 0 = not given
 	quiet                                    int
@@ -50,6 +59,14 @@ func parseArgs(args []string, env []string) (*options, error) {
 		timeLimit: set(js.TimeLimit), help: js.Action == jobspec.ActionHelp,
 		usage: js.Action == jobspec.ActionUsage, version: js.Action == jobspec.ActionVersion,
 		argv: js.Argv, spec: js,
+		output: js.Output, errorf: js.Error, input: js.Input, multiProg: js.MultiProg, killBadExit: -1,
+		openMode: js.OpenMode,
+	}
+	if js.KillOnBadExitSet {
+		o.killBadExit = 0
+		if js.KillOnBadExit != 0 {
+			o.killBadExit = 1
+		}
 	}
 	if js.Quiet {
 		o.quiet = 1
@@ -67,8 +84,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		given bool
 		name  string
 	}{
-		{js.Output != "", "--output"}, {js.Error != "", "--error"}, {js.Input != "", "--input"},
-		{js.OpenMode != jobspec.OpenModeUnset, "--open-mode"}, {js.Dependency != "", "--dependency"},
+		{js.Dependency != "", "--dependency"},
 		{!js.Begin.IsZero(), "--begin"}, {!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
 		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
 		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
@@ -80,4 +96,28 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		}
 	}
 	return nil
+}
+
+// loadMultiProg reads and checks the --multi-prog configuration (argv[0]) as srun does before
+// anything else, and sets the task count from it when -n was not given.
+func loadMultiProg(o *options, stderr io.Writer) int {
+	name := o.argv[0]
+	data, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "srun: error: Could not open multi_prog config file %s\n", name)
+		return 1
+	}
+	ntasks := int(max(o.ntasks, 1))
+	n, err := multiprog.Verify(string(data), name, ntasks, o.ntasksSet)
+	if err != nil {
+		for _, l := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "srun: error: %s\n", l)
+		}
+		return 1
+	}
+	if n != ntasks {
+		o.ntasks, o.ntasksSet = uint32(n), true
+	}
+	o.multiProgData = string(data)
+	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -39,14 +40,33 @@ type relay struct {
 	partial map[[2]uint32][]byte // (stream, rank) → unterminated line
 	conns   map[uint32]net.Conn  // node id → connection
 	done    chan struct{}
-	stdinC  chan net.Conn
+	stdinC  map[uint32]chan net.Conn // per node reading srun's stdin: its connection, or nil if it failed
+	// badExit, when set (srun -K), is called once, for the first task that ends badly.
+	badExit     func(taskEnd)
+	badExitOnce sync.Once
+	serving     sync.WaitGroup // connections still open: their output may follow the exits
 }
 
-func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool) *relay {
-	return &relay{ln: ln, key: key, step: step, stdout: stdout, stderr: stderr, label: label,
+func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool,
+	stdinNodes map[uint32]bool) *relay {
+	r := &relay{ln: ln, key: key, step: step, stdout: stdout, stderr: stderr, label: label,
 		width: len(fmt.Sprint(max(step.NumTasks, 1) - 1)), ends: map[uint32]taskEnd{},
 		partial: map[[2]uint32][]byte{}, conns: map[uint32]net.Conn{}, done: make(chan struct{}),
-		stdinC: make(chan net.Conn, 1)}
+		stdinC: map[uint32]chan net.Conn{}}
+	for n := range stdinNodes {
+		r.stdinC[n] = make(chan net.Conn, 1)
+	}
+	return r
+}
+
+// stdinReady hands node's connection (nil: the node failed) to forwardStdin, once.
+func (r *relay) stdinReady(node uint32, c net.Conn) {
+	if ch := r.stdinC[node]; ch != nil {
+		select {
+		case ch <- c:
+		default:
+		}
+	}
 }
 
 // accept serves connections until the listener closes.
@@ -85,16 +105,25 @@ func (r *relay) serve(c net.Conn) {
 	}
 	node := hello.Rank
 	r.mu.Lock()
+	select {
+	case <-r.done:
+		// Every task has ended: a late connection has nothing to add (and must not join
+		// the wait for the open ones).
+		r.mu.Unlock()
+		c.Close()
+		return
+	default:
+	}
 	if _, dup := r.conns[node]; dup {
 		r.mu.Unlock()
 		c.Close()
 		return
 	}
 	r.conns[node] = c
+	r.serving.Add(1)
 	r.mu.Unlock()
-	if node == 0 {
-		r.stdinC <- c
-	}
+	defer r.serving.Done()
+	r.stdinReady(node, c)
 	name := r.step.Nodes[node]
 	for {
 		f, err := rd.Read()
@@ -109,7 +138,11 @@ func (r *relay) serve(c net.Conn) {
 		case stepio.Exit:
 			st, err := stepio.ExitStatus(f.Data)
 			if err == nil {
-				r.end(taskEnd{rank: f.Rank, node: name, status: st})
+				e := taskEnd{rank: f.Rank, node: name, status: st}
+				r.end(e)
+				if ws := syscall.WaitStatus(st); r.badExit != nil && (ws.Signaled() || ws.ExitStatus() != 0) {
+					r.badExitOnce.Do(func() { r.badExit(e) })
+				}
 			}
 		case stepio.Failed:
 			fmt.Fprintf(r.stderr, "srun: error: %s: %s\n", name, f.Data)
@@ -178,6 +211,7 @@ func (r *relay) end(e taskEnd) {
 
 // nodeFailed marks the node's tasks that have not ended as lost.
 func (r *relay) nodeFailed(node uint32, ranks []uint32) {
+	r.stdinReady(node, nil)
 	name := ""
 	if int(node) < len(r.step.Nodes) {
 		name = r.step.Nodes[node]
@@ -187,43 +221,68 @@ func (r *relay) nodeFailed(node uint32, ranks []uint32) {
 	}
 }
 
-// forwardStdin sends srun's stdin to task 0 once its node connected.
+// forwardStdin sends srun's stdin to every node with a task reading it, once they have all
+// connected (or failed), and then the end of input.
 func (r *relay) forwardStdin(in io.Reader) {
-	var c net.Conn
-	select {
-	case c = <-r.stdinC:
-	case <-r.done:
+	var ws []*stepio.Writer
+	for _, ch := range r.stdinC {
+		select {
+		case c := <-ch:
+			if c != nil {
+				ws = append(ws, stepio.NewWriter(c))
+			}
+		case <-r.done:
+			return
+		}
+	}
+	if len(ws) == 0 {
 		return
 	}
-	if in == nil {
-		stepio.NewWriter(c).Write(stepio.StdinEOF, 0, nil)
-		return
-	}
-	w := stepio.NewWriter(c)
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := in.Read(buf)
-		if n > 0 {
-			if w.Write(stepio.Stdin, 0, buf[:n]) != nil {
-				return
+	send := func(typ byte, data []byte) {
+		ok := ws[:0]
+		for _, w := range ws {
+			if w.Write(typ, 0, data) == nil {
+				ok = append(ok, w)
 			}
 		}
+		ws = ok
+	}
+	if in == nil {
+		send(stepio.StdinEOF, nil)
+		return
+	}
+	buf := make([]byte, 32<<10)
+	for len(ws) > 0 {
+		n, err := in.Read(buf)
+		if n > 0 {
+			send(stepio.Stdin, buf[:n])
+		}
 		if err != nil {
-			w.Write(stepio.StdinEOF, 0, nil)
+			send(stepio.StdinEOF, nil)
 			return
 		}
 	}
 }
 
-// wait returns every task's end once all are known.
+// ioLinger bounds how long srun waits, once every task has ended, for the nodes to close
+// their I/O connections (each slurmstepd sends a task's exit as it happens, and the rest of
+// its output after; it closes once the step is cleaned up).
+const ioLinger = 30 * time.Second
+
+// wait returns every task's end once all are known and the nodes finished sending output.
 func (r *relay) wait() []taskEnd {
 	<-r.done
-	r.mu.Lock()
-	conns := make([]net.Conn, 0, len(r.conns))
-	for _, c := range r.conns {
-		conns = append(conns, c)
+	closed := make(chan struct{})
+	go func() {
+		r.mu.Lock() // no connection registers half-way
+		r.mu.Unlock()
+		r.serving.Wait()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(ioLinger):
 	}
-	r.mu.Unlock()
 	r.flush()
 	out := make([]taskEnd, 0, len(r.ends))
 	r.mu.Lock()
@@ -238,7 +297,7 @@ func (r *relay) wait() []taskEnd {
 // report prints Slurm's per-node lines for tasks that failed ("srun: error: n1: task 0:
 // Exited with exit code 3", "tasks 0-1: Killed") and returns srun's exit code: the highest
 // task exit code, 128+signal for a task killed by a signal.
-func (s *session) report(step *wire.StepCreateReply, ends []taskEnd) (int, bool) {
+func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported map[uint32]bool) (int, bool) {
 	type group struct {
 		node, what string
 		ranks      []string
@@ -269,7 +328,7 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd) (int, bool)
 			what, v = fmt.Sprintf("Exited with exit code %d", ws.ExitStatus()), ws.ExitStatus()
 		}
 		code = max(code, v)
-		if what != "" {
+		if what != "" && !reported[e.rank] {
 			g := find(e.node, what)
 			g.ranks = append(g.ranks, fmt.Sprint(e.rank))
 		}
@@ -284,6 +343,18 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd) (int, bool)
 		fmt.Fprintf(s.stderr, "srun: error: %s: %s %s: %s\n", g.node, word, list, g.what)
 	}
 	return code, signalled
+}
+
+// endText is how srun describes a task's bad end ("Exited with exit code 3", "Killed").
+func endText(e taskEnd) string {
+	ws := syscall.WaitStatus(e.status)
+	switch {
+	case e.lost:
+		return "Unknown error"
+	case ws.Signaled():
+		return signalText(ws.Signal())
+	}
+	return fmt.Sprintf("Exited with exit code %d", ws.ExitStatus())
 }
 
 // compressRanks writes ranks as Slurm does: "0-2,5".

@@ -51,6 +51,34 @@ func TestRepeatCounts(t *testing.T) {
 	}
 }
 
+// TestParseArgs_TaskIO checks the per-task I/O and step-control options srun honours, and
+// -K's value handling as the reference's (srun: error: Invalid numeric value "abc" for
+// --kill-on-bad-exit., exit 1).
+func TestParseArgs_TaskIO(t *testing.T) {
+	o, err := parseArgs([]string{"-u", "-o", "out.%t", "-e", "err.%n", "-i", "none", "-K", "--multi-prog", "mp.conf", "x"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.output != "out.%t" || o.errorf != "err.%n" || o.input != "none" || o.killBadExit != 1 || !o.multiProg ||
+		len(o.argv) != 2 || o.argv[0] != "mp.conf" {
+		t.Errorf("parsed %+v", o)
+	}
+	if o, _ := parseArgs([]string{"true"}, nil); o.killBadExit != -1 {
+		t.Errorf("-K not given: killBadExit %d, want -1 (slurm.conf decides)", o.killBadExit)
+	}
+	if o, _ := parseArgs([]string{"--kill-on-bad-exit=0", "true"}, nil); o.killBadExit != 0 {
+		t.Errorf("--kill-on-bad-exit=0: killBadExit %d", o.killBadExit)
+	}
+	if o, _ := parseArgs([]string{"true"}, []string{"SLURM_KILL_BAD_EXIT=1"}); o.killBadExit != 1 {
+		t.Errorf("SLURM_KILL_BAD_EXIT=1: killBadExit %d", o.killBadExit)
+	}
+	_, err = parseArgs([]string{"--kill-on-bad-exit=abc", "true"}, nil)
+	var perr *compatopts.Error
+	if !errors.As(err, &perr) || perr.Stderr != "srun: error: Invalid numeric value \"abc\" for --kill-on-bad-exit.\n" || perr.ExitCode != 1 {
+		t.Errorf("--kill-on-bad-exit=abc: %v", err)
+	}
+}
+
 func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 	// The shared table implements these for sbatch; srun must refuse them by name, never
 	// ignore them, and so must it refuse options Orbit implements nowhere yet.
@@ -58,9 +86,9 @@ func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-o", "out.%t", "true"}, "srun: error: --output is not supported by Orbit's srun yet\n"},
+		{[]string{"--dependency=afterok:1", "true"}, "srun: error: --dependency is not supported by Orbit's srun yet\n"},
 		{[]string{"--mem=1G", "true"}, "srun: error: --mem is not supported by Orbit's srun yet\n"},
-		{[]string{"-K", "true"}, "srun: error: --kill-on-bad-exit is not supported by Orbit yet\n"},
+		{[]string{"--bcast", "true"}, "srun: error: --bcast is not supported by Orbit yet\n"},
 	} {
 		_, err := parseArgs(c.args, nil)
 		var perr *compatopts.Error

@@ -30,6 +30,8 @@ var depRules = []struct {
 		"a command is a thin client: it never links a daemon or the store"},
 	{"./squeue/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},
 		"a command is a thin client: it never links a daemon or the store"},
+	{"./sinfo/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},
+		"a command is a thin client: it never links a daemon or the store"},
 	{"./scancel/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},
 		"a command is a thin client: it never links a daemon or the store"},
 	{"./srun/...", []string{"/slurmctld", "/slurmd", "/satellited", "/internal/store", "/testsuite", "/internal/testbin"},

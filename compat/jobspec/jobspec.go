@@ -103,19 +103,24 @@ type JobSpec struct {
 	KillInvalidDep int    // 0 unset, 1 yes, 2 no
 	Signal         *Signal
 	Export         string // --export as given ("" = unset: ALL)
-	OpenMode       OpenMode
-	Output         string // pattern, made absolute against WorkDir for sbatch
-	Error          string
-	Input          string
-	WorkDir        string // --chdir, absolute; default the current directory
-	SubmitDir      string // the directory the command ran in (SLURM_SUBMIT_DIR)
-	Dependency     string // as given
-	Dependencies   *DependencyList
-	ArraySpec      string // --array as given
-	Array          *ArraySpec
-	Parsable       bool
-	IgnorePBS      bool
-	Wrap           string // --wrap command ("" when not used)
+	// GetUserEnv is --get-user-env: the node loads the user's login environment and lays the
+	// submitted one over it. Slurm 22.05 parses the optional "<timeout>[S|L]" but its slurmd
+	// uses fixed values, so only the request itself travels.
+	GetUserEnv   bool
+	OpenMode     OpenMode
+	Output       string // pattern, made absolute against WorkDir for sbatch
+	Error        string
+	Input        string
+	WorkDir      string // --chdir, absolute; default the current directory
+	SubmitDir    string // the directory the command ran in (SLURM_SUBMIT_DIR)
+	Dependency   string // as given
+	Dependencies *DependencyList
+	ArraySpec    string // --array as given
+	Array        *ArraySpec
+	Parsable     bool
+	Wait         bool // sbatch --wait: exit when the job has ended, with its exit code
+	IgnorePBS    bool
+	Wrap         string // --wrap command ("" when not used)
 
 	// Orbit's malleable-job and power options (DESIGN.md §8).
 	MinNodesInvasive uint32 // NoVal when unset
@@ -126,6 +131,15 @@ type JobSpec struct {
 
 	// srun's own.
 	Label bool // -l/--label: prefix each output line with its task number
+	// Unbuffered is srun -u: output reaches srun as the task writes it (Orbit's always does).
+	Unbuffered bool
+	// MultiProg is srun --multi-prog: Argv[0] is the configuration file, Argv[1:] are
+	// arguments appended to every task's command.
+	MultiProg bool
+	// KillOnBadExit is srun -K[=n]: nonzero kills the step when a task exits nonzero;
+	// unset (KillOnBadExitSet false), slurm.conf's KillOnBadExit decides.
+	KillOnBadExit    int
+	KillOnBadExitSet bool
 
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)

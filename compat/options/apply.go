@@ -223,8 +223,28 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Hold = true
 	case "label":
 		js.Label = true
+	case "unbuffered":
+		js.Unbuffered = true
+	case "multi-prog":
+		js.MultiProg = true
+	case "kill-on-bad-exit":
+		js.KillOnBadExit, js.KillOnBadExitSet = 1, true
+		if hasVal {
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil {
+				return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value \"%s\" for --kill-on-bad-exit.", val))
+			}
+			js.KillOnBadExit = n
+		}
 	case "parsable":
 		js.Parsable = true
+	case "wait":
+		js.Wait = true
+	case "get-user-env":
+		if hasVal && !validGetUserEnv(val) {
+			return cmdError(a.cmd, 255, "Invalid --get-user-env specification")
+		}
+		js.GetUserEnv = true
 	case "ignore-pbs":
 		js.IgnorePBS = true
 	case "verbose":
@@ -471,3 +491,20 @@ func sigNameToNum(s string) int {
 }
 
 func isSpaceStr(s string) bool { return s != "" && isSpace(s[0]) }
+
+// validGetUserEnv checks --get-user-env's "<timeout>[S|L]" as Slurm's strtol-based setter
+// does: optional blanks and sign, digits (none reads as 0), then nothing or a mode letter, anything after the
+// letter ignored.
+func validGetUserEnv(v string) bool {
+	i := 0
+	for i < len(v) && strings.IndexByte(" \t\n\v\f\r", v[i]) >= 0 {
+		i++
+	}
+	if i < len(v) && (v[i] == '+' || v[i] == '-') {
+		i++
+	}
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	return i == len(v) || strings.IndexByte("sSlL", v[i]) >= 0
+}

@@ -115,3 +115,33 @@ func FuzzSbatchDirectives(f *testing.F) {
 		}
 	})
 }
+
+// TestParseSbatch_GetUserEnv checks --get-user-env's optional "<timeout>[S|L]" against what
+// the reference accepts (sbatch exits 255 with "Invalid --get-user-env specification"
+// otherwise) and the #SBATCH and SBATCH_GET_USER_ENV forms.
+func TestParseSbatch_GetUserEnv(t *testing.T) {
+	for _, v := range []string{"", "=10L", "=S", "=12", "= 5", "=0l"} {
+		js, err := ParseSbatch([]string{"sbatch", "--get-user-env" + v, "s.sh"}, nil, []byte(okScript), now)
+		if err != nil || !js.GetUserEnv {
+			t.Errorf("--get-user-env%s: %v, GetUserEnv=%v", v, err, js != nil && js.GetUserEnv)
+		}
+	}
+	for _, v := range []string{"=5x", "=x5"} {
+		_, err := ParseSbatch([]string{"sbatch", "--get-user-env" + v, "s.sh"}, nil, []byte(okScript), now)
+		var e *Error
+		if !errors.As(err, &e) || e.ExitCode != 255 || e.Stderr != "sbatch: error: Invalid --get-user-env specification\n" {
+			t.Errorf("--get-user-env%s: got %#v", v, err)
+		}
+	}
+	js, err := ParseSbatch([]string{"sbatch", "s.sh"}, nil, []byte("#!/bin/sh\n#SBATCH --get-user-env\ntrue\n"), now)
+	if err != nil || !js.GetUserEnv {
+		t.Errorf("#SBATCH --get-user-env: %v", err)
+	}
+	js, err = ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_GET_USER_ENV=1"}, []byte(okScript), now)
+	if err != nil || !js.GetUserEnv {
+		t.Errorf("SBATCH_GET_USER_ENV: %v", err)
+	}
+	if js, _ := ParseSbatch([]string{"sbatch", "s.sh"}, nil, []byte(okScript), now); js.GetUserEnv {
+		t.Error("GetUserEnv set without the option")
+	}
+}

@@ -9,6 +9,20 @@ type UpdateJobRequest struct {
 	// when JobID is an array's id.
 	ArrayTaskID uint32 `codec:"array_task_id"`
 	Action      uint16 `codec:"action"` // JobActionHold ...
+
+	// Fields of JobActionUpdate (scontrol update JobId=...): numbers are NoVal, pointers
+	// nil when the field is not being changed.
+	TimeLimit  uint32  `codec:"time_limit"` // minutes, Infinite = UNLIMITED
+	Partition  *string `codec:"partition"`
+	MinNodes   uint32  `codec:"min_nodes"`
+	MaxNodes   uint32  `codec:"max_nodes"`
+	BeginTime  int64   `codec:"begin_time"` // StartTime=; 0 = unchanged
+	Dependency *string `codec:"dependency"`
+	Name       *string `codec:"name"`
+	Comment    *string `codec:"comment"`
+	Priority   uint32  `codec:"priority"`
+	Nice       int32   `codec:"nice"`
+	NiceSet    bool    `codec:"nice_set"`
 }
 
 // Actions of UpdateJobRequest.
@@ -18,6 +32,10 @@ const (
 	JobActionRelease     uint16 = 3 // scontrol release
 	JobActionRequeue     uint16 = 4 // scontrol requeue
 	JobActionRequeueHold uint16 = 5 // scontrol requeuehold: requeue, then held
+	JobActionUpdate      uint16 = 6 // scontrol update JobId=...: the fields set in the request
+	JobActionSuspend     uint16 = 7 // scontrol suspend (operators only)
+	JobActionResume      uint16 = 8 // scontrol resume (operators only)
+	JobActionTop         uint16 = 9 // scontrol top: first among the user's pending jobs
 )
 
 // UpdateJobReply answers MsgUpdateJob; Errno is 0 or a Slurm errno with its text (e.g. 2017

@@ -62,6 +62,18 @@ type NodeInfo struct {
 	SlurmdStart    int64    `codec:"slurmd_start"`
 	LastBusy       int64    `codec:"last_busy"`
 	Version        string   `codec:"version"`
+
+	// Fields scontrol show node prints that the ones above do not carry.
+	Port      uint16 `codec:"port"`       // slurmd port from slurm.conf (printed when not SlurmdPort)
+	CPUEfctv  uint32 `codec:"cpus_efctv"` // CPUs usable by jobs (CPUs less specialized cores)
+	CfgTRES   string `codec:"cfg_tres"`   // "cpu=64,mem=257000M,billing=64"
+	AllocTRES string `codec:"alloc_tres"` // "" when nothing is allocated
+	// Arch, OS, CPULoad (hundredths, wire.NoVal = unknown) and FreeMem (MiB, NoVal64 =
+	// unknown) are what the node reports about itself; empty/unknown until slurmd sends them.
+	Arch    string `codec:"arch"`
+	OS      string `codec:"os"`
+	CPULoad uint32 `codec:"cpu_load"`
+	FreeMem uint64 `codec:"free_mem"`
 }
 
 // PartitionInfo is one partition as sinfo and scontrol show it.
@@ -76,6 +88,37 @@ type PartitionInfo struct {
 	MinNodes    uint32 `codec:"min_nodes"`
 	TotalCPUs   uint32 `codec:"total_cpus"`
 	TotalNodes  uint32 `codec:"total_nodes"`
+
+	// Fields scontrol show partition prints that the ones above do not carry; strings are as
+	// slurm.conf gives them ("" = not set).
+	AllowGroups          string `codec:"allow_groups"`
+	AllowAccounts        string `codec:"allow_accounts"`
+	AllowQos             string `codec:"allow_qos"`
+	DenyAccounts         string `codec:"deny_accounts"`
+	DenyQos              string `codec:"deny_qos"`
+	AllocNodes           string `codec:"alloc_nodes"`
+	Alternate            string `codec:"alternate"`
+	QOS                  string `codec:"qos"`
+	Hidden               bool   `codec:"hidden"`
+	RootOnly             bool   `codec:"root_only"`
+	ReqResv              bool   `codec:"req_resv"`
+	LLN                  bool   `codec:"lln"`
+	ExclusiveUser        bool   `codec:"exclusive_user"`
+	DisableRootJobs      bool   `codec:"disable_root_jobs"`
+	GraceTime            uint32 `codec:"grace_time"`
+	MaxCPUsPerNode       uint32 `codec:"max_cpus_per_node"` // Infinite = UNLIMITED
+	PriorityJobFactor    uint16 `codec:"priority_job_factor"`
+	PriorityTier         uint16 `codec:"priority_tier"`
+	OverSubscribe        string `codec:"oversubscribe"` // as scontrol prints it: NO, EXCLUSIVE, YES:4, FORCE:4
+	OverTimeLimit        string `codec:"over_time_limit"`
+	PreemptMode          string `codec:"preempt_mode"`
+	DefMemPerCPU         uint64 `codec:"def_mem_per_cpu"`
+	DefMemPerNode        uint64 `codec:"def_mem_per_node"`
+	MaxMemPerCPU         uint64 `codec:"max_mem_per_cpu"`
+	MaxMemPerNode        uint64 `codec:"max_mem_per_node"`
+	TRES                 string `codec:"tres"`
+	BillingWeights       string `codec:"billing_weights"`
+	SelectTypeParameters string `codec:"select_type_parameters"` // the partition's own, "" = NONE
 }
 
 // NodeInfoReply answers MsgNodeInfo.
@@ -101,6 +144,29 @@ type BatchJobComplete struct {
 	// LaunchFailed says the script could not be started at all (Text says why).
 	LaunchFailed bool   `codec:"launch_failed"`
 	Text         string `codec:"text"`
+	// OutOfMemory says the step's memory cgroup counted an oom_kill event: the job ends
+	// OUT_OF_MEMORY (Slurm's task/cgroup OOM detection).
+	OutOfMemory bool `codec:"out_of_memory"`
+}
+
+// PrologComplete reports a failed Prolog on one node (Slurm's REQUEST_COMPLETE_PROLOG with a
+// nonzero prolog_rc, and the registration status ESLURMD_PROLOG_FAILED): the controller
+// drains the node ("Prolog error") and requeues the job held, or cancels it.
+type PrologComplete struct {
+	JobID    uint32 `codec:"job_id"`
+	NodeName string `codec:"node_name"`
+	Restarts uint32 `codec:"restarts"` // the incarnation whose prolog ran
+	Status   int32  `codec:"status"`   // the prolog's wait(2) status; 0 = success
+	TimedOut bool   `codec:"timed_out"`
+}
+
+// EpilogComplete reports that a job's Epilog ran on one node (Slurm's
+// MESSAGE_EPILOG_COMPLETE); a nonzero Status drains the node ("Epilog error").
+type EpilogComplete struct {
+	JobID    uint32 `codec:"job_id"`
+	NodeName string `codec:"node_name"`
+	Status   int32  `codec:"status"` // the epilog's wait(2) status; 0 = success
+	TimedOut bool   `codec:"timed_out"`
 }
 
 func init() {
@@ -109,4 +175,6 @@ func init() {
 	Register(MsgNodeInfo, "REQUEST_NODE_INFO", func() any { return new(NodeInfoRequest) })
 	Register(MsgNodeInfoReply, "RESPONSE_NODE_INFO", func() any { return new(NodeInfoReply) })
 	Register(MsgBatchJobComplete, "REQUEST_COMPLETE_BATCH_SCRIPT", func() any { return new(BatchJobComplete) })
+	Register(MsgPrologComplete, "REQUEST_COMPLETE_PROLOG", func() any { return new(PrologComplete) })
+	Register(MsgEpilogComplete, "MESSAGE_EPILOG_COMPLETE", func() any { return new(EpilogComplete) })
 }

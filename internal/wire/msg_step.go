@@ -107,10 +107,20 @@ type LaunchTasks struct {
 	StdinRank   int32    `codec:"stdin_rank"` // the task that reads srun's stdin; -1 none
 	KillWait    uint32   `codec:"kill_wait"`
 	TimeLimit   uint32   `codec:"time_limit"` // minutes, 0 or Infinite = none
-	// StdOut and StdErr are per-task file patterns already expanded for each rank (srun -o/-e),
-	// indexed like Ranks; empty: stream to srun.
+	// StdOut and StdErr are per-task file names (srun -o/-e), indexed like Ranks, with srun's
+	// part of the pattern expanded and %t %n %N %u left for the node (compat/filepattern
+	// StepTaskPath); empty: stream to srun.
 	StdOut []string `codec:"std_out"`
 	StdErr []string `codec:"std_err"`
+	// StdIn is like StdOut for srun -i; when set, it decides and StdinRank is ignored: an
+	// empty entry streams srun's stdin to that task.
+	StdIn []string `codec:"std_in"`
+	// MultiProg is the srun --multi-prog configuration (the file's text): each task's command
+	// comes from its line, with Argv[1:] appended; Argv[0] is then the file's name.
+	MultiProg string `codec:"multi_prog"`
+	// OpenMode is srun --open-mode for the per-task files (compat/jobspec.OpenMode; 0 =
+	// slurm.conf's JobFileAppend decides).
+	OpenMode int32 `codec:"open_mode"`
 }
 
 // SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or

@@ -31,6 +31,10 @@ const (
 	MsgNodeInfo              MsgType = 202 // sinfo/scontrol → slurmctld: NodeInfoRequest
 	MsgNodeInfoReply         MsgType = 203 // NodeInfoReply
 	MsgBatchJobComplete      MsgType = 204 // slurmd → slurmctld: a batch script ended
+	MsgUpdateNode            MsgType = 205 // scontrol update NodeName= → slurmctld: UpdateNodeRequest (msg_node_update.go)
+	MsgUpdatePartition       MsgType = 206 // scontrol update PartitionName= → slurmctld: UpdatePartitionRequest
+	MsgPrologComplete        MsgType = 207 // slurmd → slurmctld: a job's prolog failed on a node (REQUEST_COMPLETE_PROLOG)
+	MsgEpilogComplete        MsgType = 208 // slurmd → slurmctld: a job's epilog ran on a node (MESSAGE_EPILOG_COMPLETE)
 
 	// Launch and job control, slurmctld → slurmd (msg_launch.go): 300–399.
 	MsgLaunchBatchJob MsgType = 300 // start a job's batch script on one node
@@ -50,5 +54,16 @@ const (
 	MsgLaunchTasks       MsgType = 408 // srun → slurmd: LaunchTasks
 	MsgSignalTasks       MsgType = 409 // srun → slurmd: SignalTasks (Ctrl-C, task failure)
 
-	// Next family: 500–599.
+	// Controller administration, scontrol → slurmctld (msg_admin.go): 500–599.
+	MsgBuildInfo      MsgType = 500 // scontrol show config: BuildInfoRequest
+	MsgBuildInfoReply MsgType = 501 // BuildInfoReply
+	MsgReconfigure    MsgType = 502 // scontrol reconfigure: MsgOK when done
+	MsgShutdown       MsgType = 503 // scontrol shutdown: ShutdownRequest, MsgOK before it stops
+
+	// Broadcasts down the node tree, slurmctld → slurmd → slurmd (msg_forward.go): 600–699.
+	MsgForward            MsgType = 600 // Forward: an inner message for a list of nodes, fanned out with TreeWidth
+	MsgForwardReply       MsgType = 601 // ForwardReply: one aggregated result list for the whole subtree
+	MsgRegistrationStatus MsgType = 602 // RegistrationStatus: register again (REQUEST_NODE_REGISTRATION_STATUS)
+
+	// Next family: 700–799.
 )

@@ -46,6 +46,8 @@ func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Reque
 	case r.LaunchFailed:
 		ch.state, ch.reason = states.JobFailed, states.FailLaunch
 		ch.exitCode = 1 << 8
+	case r.OutOfMemory: // the step's memory cgroup saw an oom-kill (slurmd/stepd/cgroup.go)
+		ch.state, ch.reason, ch.exitCode = states.JobOOM, states.FailOOM, sigOOM
 	case r.TimedOut:
 		ch.state, ch.reason = states.JobTimeout, states.FailTimeout
 	case r.Cancelled:
@@ -60,6 +62,7 @@ func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Reque
 			n.lastBusy = now
 		}
 	}
+	nodes := append([]string(nil), j.Nodes...)
 	p, err := c.apply(ch)
 	c.mu.Unlock()
 	if err != nil {
@@ -68,6 +71,7 @@ func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Reque
 	if err := p.Wait(ctx); err != nil {
 		return nil, durabilityError(err)
 	}
+	c.endNodeScripts(r.JobID, nodes) // node_drain.go: epilogs on the nodes, EpilogSlurmctld
 	c.log.Info("job ended", "job", r.JobID, "state", ch.state.String(), "status", r.WaitStatus, "text", r.Text)
 	c.wake()
 	return nil, nil

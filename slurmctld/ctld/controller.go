@@ -68,6 +68,9 @@ type Controller struct {
 
 	closeOnce sync.Once
 	listener  net.Listener
+
+	booted time.Time   // when New ran: show config's BOOT_TIME (admin.go)
+	fan    fanoutState // ping sweeps and tree broadcasts (node_ping.go, launch_agent.go)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -118,6 +121,7 @@ func New(opts Options) (*Controller, error) {
 		cancel:   cancel,
 	}
 	c.launch.Now = now
+	c.booted = now()
 	if c.interval <= 0 {
 		c.interval = 5 * time.Second
 	}
@@ -193,8 +197,14 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgNodeRegistration, c.handleNodeRegistration)
 	c.srv.HandleRPC(wire.MsgNodeInfo, c.handleNodeInfo)
 	c.srv.HandleRPC(wire.MsgBatchJobComplete, c.handleBatchJobComplete)
-	c.srv.HandleRPC(wire.MsgUpdateJob, c.handleUpdateJob) // job_update.go
+	c.srv.HandleRPC(wire.MsgUpdateJob, c.handleUpdateJob)             // job_update.go
+	c.srv.HandleRPC(wire.MsgUpdateNode, c.handleUpdateNode)           // node_update.go
+	c.srv.HandleRPC(wire.MsgUpdatePartition, c.handleUpdatePartition) // partition_update.go
+	c.registerAdmin()                                                 // admin.go
 	c.registerSteps()
+	// Prolog and epilog failures reported by slurmd (node_drain.go).
+	c.srv.HandleRPC(wire.MsgPrologComplete, c.handlePrologComplete)
+	c.srv.HandleRPC(wire.MsgEpilogComplete, c.handleEpilogComplete)
 }
 
 // Serve answers RPCs on l until Close.

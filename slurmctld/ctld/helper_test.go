@@ -137,6 +137,7 @@ type testNode struct {
 	mu       sync.Mutex
 	running  map[uint32]string // job → node name, for "sleep" scripts
 	launched []uint32
+	forwards int // nodes answered for through broadcasts (node_ping_test.go)
 }
 
 var exitRE = regexp.MustCompile(`exit (\d+)`)
@@ -149,6 +150,7 @@ func (f *fixture) startNodes(names ...string) *testNode {
 	n.srv.HandleRPC(wire.MsgTerminateJob, n.terminate)
 	n.srv.HandleRPC(wire.MsgSignalJob, func(context.Context, *wire.Request) (any, error) { return nil, nil })
 	n.srv.HandleRPC(wire.MsgPing, func(_ context.Context, r *wire.Request) (any, error) { return &wire.PingReply{}, nil })
+	n.srv.HandleRPC(wire.MsgForward, n.forwarded(f)) // broadcasts: node_ping_test.go
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		f.t.Fatal(err)

@@ -58,6 +58,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		QOS:           d.QOS,
 		State:         j.State,
 		Reason:        j.Reason,
+		StateDesc:     stateDesc(j), // node_drain.go
 		Priority:      j.Priority,
 		Nice:          d.Nice,
 		NodeList:      hostlist.Compress(j.Nodes),
@@ -110,6 +111,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	if info.StdIn == "" {
 		info.StdIn = "/dev/null"
 	}
+	c.jobInfoExtra(j, &info) // job_info_show.go
 	if j.state().IsPending() && j.EligibleTime > j.SubmitTime {
 		// Slurm shows a deferred job's expected start as its begin time.
 		info.StartTime = j.EligibleTime

@@ -44,9 +44,7 @@ func (c *Controller) handleKillJob(ctx context.Context, req *wire.Request) (any,
 	case !cancel:
 		nodes := append([]string(nil), j.Nodes...)
 		c.mu.Unlock()
-		for _, n := range nodes {
-			c.send(agentTask{kind: taskSignal, jobID: r.JobID, node: n, signal: r.Signal, flags: r.Flags})
-		}
+		c.sendNodes(agentTask{kind: taskSignal, jobID: r.JobID, signal: r.Signal, flags: r.Flags}, nodes) // one broadcast
 		return &wire.KillJobReply{}, nil
 	}
 	running := !j.state().IsPending()
@@ -62,9 +60,7 @@ func (c *Controller) handleKillJob(ctx context.Context, req *wire.Request) (any,
 	}
 	c.log.Info("job cancelled", "job", r.JobID, "uid", id.UID, "was_running", running)
 	if running {
-		for _, n := range nodes {
-			c.send(agentTask{kind: taskTerminate, jobID: r.JobID, node: n})
-		}
+		c.sendNodes(agentTask{kind: taskTerminate, jobID: r.JobID}, nodes) // one broadcast (launch_agent.go)
 	} else {
 		c.wake() // a cancelled top job may unblock the ones behind it
 	}

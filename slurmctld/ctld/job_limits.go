@@ -66,9 +66,7 @@ func (c *Controller) enforceTimeLimits() {
 	}
 	for _, v := range victims {
 		c.log.Info("job reached its time limit", "job", v.id)
-		for _, n := range v.nodes {
-			c.send(agentTask{kind: taskTerminate, jobID: v.id, node: n, timedOut: true})
-		}
+		c.sendNodes(agentTask{kind: taskTerminate, jobID: v.id, timedOut: true}, v.nodes) // one broadcast
 	}
 }
 

@@ -57,6 +57,11 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	r := req.Body.(*wire.UpdateJobRequest)
 	switch r.Action {
 	case wire.JobActionHold, wire.JobActionUserHold, wire.JobActionRelease, wire.JobActionRequeue, wire.JobActionRequeueHold:
+	case wire.JobActionUpdate: // job_update_fields.go
+	case wire.JobActionSuspend, wire.JobActionResume: // job_suspend.go
+		return c.handleSuspend(ctx, id, r)
+	case wire.JobActionTop: // job_top.go
+		return c.handleTop(ctx, id, r)
 	default:
 		return updateReply(errnoNotSupported), nil
 	}
@@ -85,6 +90,10 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	var chs multi
 	var ends []terminated
 	firstErr := int32(0)
+	if idx != wire.NoVal && r.Action == wire.JobActionUpdate {
+		c.mu.Unlock()
+		return updateReply(errnoNotSupported), nil
+	}
 	if idx != wire.NoVal {
 		// One pending task of an array: split it off, then change it alone.
 		task := arrayRec.clone()
@@ -117,6 +126,14 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 			continue
 		}
 		n := j.clone()
+		if r.Action == wire.JobActionUpdate {
+			if errno := c.updateFields(n, r, priv, now); errno != 0 {
+				firstErr = cmpOr(firstErr, errno)
+				continue
+			}
+			chs = append(chs, replaceJob{rec: n})
+			continue
+		}
 		if errno := c.updateOne(n, r.Action, priv, &prio, now); errno != 0 {
 			firstErr = cmpOr(firstErr, errno)
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"strconv"
 	"time"
 
@@ -39,12 +40,68 @@ type agentTask struct {
 const launchAttempts = 3
 
 // send queues a task; it blocks only while the queue is full, and drops the task when the
-// controller is closing.
+// controller is closing. Terminate and signal tasks for one job are gathered: the first one
+// queues a broadcast, and the nodes of the same job (and signal) sent before a worker takes
+// it up go with it, so a job's terminate reaches all its nodes in one tree broadcast
+// (node_ping.go) rather than one call per node.
 func (c *Controller) send(t agentTask) {
+	if t.kind == taskTerminate || t.kind == taskSignal {
+		c.sendNodes(t, []string{t.node})
+		return
+	}
 	select {
 	case c.agent <- t:
 	case <-c.ctx.Done():
 	}
+}
+
+// sendNodes queues t for every node of nodes at once: one broadcast for all of them.
+func (c *Controller) sendNodes(t agentTask, nodes []string) {
+	if t.kind != taskTerminate && t.kind != taskSignal {
+		for _, n := range nodes {
+			t.node = n
+			c.send(t)
+		}
+		return
+	}
+	if len(nodes) == 0 {
+		return
+	}
+	k := bcastKey{kind: t.kind, jobID: t.jobID, signal: t.signal, flags: t.flags, timedOut: t.timedOut}
+	c.fan.mu.Lock()
+	if c.fan.pending == nil {
+		c.fan.pending = map[bcastKey][]string{}
+	}
+	pending, queued := c.fan.pending[k]
+	c.fan.pending[k] = append(pending, nodes...)
+	c.fan.mu.Unlock()
+	if queued {
+		return
+	}
+	t.node = ""
+	select {
+	case c.agent <- t:
+	case <-c.ctx.Done():
+	}
+}
+
+// bcastKey identifies the gathered nodes of one terminate or signal broadcast.
+type bcastKey struct {
+	kind     taskKind
+	jobID    uint32
+	signal   int32
+	flags    uint16
+	timedOut bool
+}
+
+// takePending removes and returns the nodes gathered for t's broadcast.
+func (c *Controller) takePending(t agentTask) []string {
+	k := bcastKey{kind: t.kind, jobID: t.jobID, signal: t.signal, flags: t.flags, timedOut: t.timedOut}
+	c.fan.mu.Lock()
+	defer c.fan.mu.Unlock()
+	nodes := c.fan.pending[k]
+	delete(c.fan.pending, k)
+	return nodes
 }
 
 func (c *Controller) agentWorker() {
@@ -99,10 +156,8 @@ func (c *Controller) call(addr string, t wire.MsgType, req any) error {
 
 // doLaunch sends a started job's batch script to its batch host. The job's RUNNING state is
 // already durable, so a controller crash after this point never launches it again. A launch
-// the node refuses, or that cannot reach the node after launchAttempts tries, ends the job
-// FAILED with reason JobLaunchFailure (Slurm would requeue it; Orbit keeps this simple for
-// now). Since a transport failure may hide a launch that did happen, the node is also told
-// to terminate the job.
+// the node refuses, or that cannot reach the node after launchAttempts tries, ends as
+// launchFailed says.
 func (c *Controller) doLaunch(t agentTask) {
 	for attempt := 1; ; attempt++ {
 		c.mu.RLock()
@@ -135,6 +190,9 @@ func (c *Controller) doLaunch(t agentTask) {
 		}
 		var we *wire.Error
 		refused := errors.As(err, &we) && errors.Unwrap(we) == nil // the node answered no
+		if launchRefusedByProlog(err) {
+			return // the node reports its prolog failure itself (node_drain.go)
+		}
 		c.log.Warn("launch failed", "job", j.JobID, "node", msg.NodeName, "addr", addr, "attempt", attempt, "err", err)
 		if refused || attempt >= launchAttempts || c.ctx.Err() != nil {
 			if c.ctx.Err() != nil {
@@ -149,15 +207,7 @@ func (c *Controller) doLaunch(t agentTask) {
 				// launch it was already told to terminate): the job keeps that end.
 				return
 			}
-			ch := endJob{jobID: j.JobID, state: states.JobFailed, reason: states.FailLaunch,
-				exitCode: 1 << 8, setExit: true, end: c.now().Unix()}
-			if err := c.applyWait(c.ctx, ch); err != nil {
-				c.log.Error("cannot record launch failure", "job", j.JobID, "err", err)
-			}
-			if !refused {
-				go c.send(agentTask{kind: taskTerminate, jobID: j.JobID, node: msg.NodeName})
-			}
-			c.wake()
+			c.launchFailed(j.JobID, msg.NodeName, refused)
 			return
 		}
 		select {
@@ -166,6 +216,37 @@ func (c *Controller) doLaunch(t agentTask) {
 			return
 		}
 	}
+}
+
+// launchFailed ends a batch launch that did not happen, as Slurm's agent does. A node that
+// answered no makes the job "non-startable": it ends FAILED with exit code 1:0 and reason
+// NonZeroExitCode (Slurm's job_complete with _wif_status()). A node that could not be
+// reached is the system's fault, not the job's: the node becomes NOT_RESPONDING and the job
+// is requeued whatever its --requeue says (job_complete with requeue=true), and the node is
+// told to terminate the incarnation in case the launch did arrive. Slurm holds a job whose
+// launch failed more than MAX_BATCH_REQUEUE times; Orbit does not count those yet.
+func (c *Controller) launchFailed(jobID uint32, node string, refused bool) {
+	now := c.now().Unix()
+	var ch change = endJob{jobID: jobID, state: states.JobFailed, reason: states.FailExitCode,
+		exitCode: 1 << 8, setExit: true, end: now}
+	if !refused {
+		ch = requeueJob{jobID: jobID, now: now}
+		c.mu.Lock()
+		if n := c.t.nodes[node]; n != nil && states.NodeState(n.rec.State).Base() != states.NodeDown {
+			n.noRespond = true
+		}
+		c.mu.Unlock()
+		c.log.Info("requeueing job: its batch host cannot be reached", "job", jobID, "node", node)
+	} else {
+		c.log.Info("killing non-startable batch job", "job", jobID, "node", node)
+	}
+	if err := c.applyWait(c.ctx, ch); err != nil {
+		c.log.Error("cannot record launch failure", "job", jobID, "err", err)
+	}
+	if !refused {
+		go c.send(agentTask{kind: taskTerminate, jobID: jobID, node: node}) // never block a worker on the queue
+	}
+	c.wake()
 }
 
 // batchStepID is Slurm's SLURM_BATCH_SCRIPT step id, named in batch launch credentials.
@@ -211,12 +292,13 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 	}
 }
 
-// doTerminate asks a node to end a job (cancel, time limit, lost job). When the batch host
-// answers that it no longer runs the job, no completion report will come, so the job's
-// COMPLETING ends here.
+// doTerminate asks the nodes gathered for a job's terminate to end it (cancel, time limit,
+// lost job), in one broadcast down the tree. When the batch host answers that it no longer
+// runs the job, no completion report will come, so the job's COMPLETING ends here. Nodes
+// the broadcast did not reach are left to node health, which ends the job if they are gone.
 func (c *Controller) doTerminate(t agentTask) {
-	addr, ok := c.addrOf(t.node)
-	if !ok {
+	nodes := c.takePending(t)
+	if len(nodes) == 0 {
 		return
 	}
 	var restarts uint32
@@ -228,20 +310,26 @@ func (c *Controller) doTerminate(t agentTask) {
 		}
 	}
 	c.mu.RUnlock()
-	err := c.call(addr, wire.MsgTerminateJob, &wire.TerminateJob{
-		NodeName: t.node, JobID: t.jobID, KillWait: uint32(c.cfg.KillWait), TimedOut: t.timedOut, Restarts: restarts,
-	})
-	if err == nil {
-		return
+	rep := c.broadcast(wire.MsgTerminateJob, &wire.TerminateJob{
+		JobID: t.jobID, KillWait: uint32(c.cfg.KillWait), TimedOut: t.timedOut, Restarts: restarts,
+	}, nodes)
+	c.log.Debug("job terminate broadcast", "job", t.jobID, "nodes", len(nodes), "forwards", rep.Forwards, "dials", rep.Dials)
+	var refusedBy []string // nodes that answered no (the job is not running there)
+	for _, r := range rep.Results {
+		switch {
+		case r.Errno == 0:
+		case r.Unreached():
+			c.log.Warn("terminate not delivered", "job", t.jobID, "nodes", hostlist.Compress(r.Nodes), "err", r.Text)
+		default:
+			refusedBy = append(refusedBy, r.Nodes...)
+		}
 	}
-	var we *wire.Error
-	if !errors.As(err, &we) || errors.Unwrap(we) != nil {
-		c.log.Warn("terminate not delivered", "job", t.jobID, "node", t.node, "err", err)
-		return // node health will end the job if the node is gone
+	if len(refusedBy) == 0 {
+		return
 	}
 	c.mu.Lock()
 	j := c.t.jobs[t.jobID]
-	if j == nil || !j.state().IsCompleting() || j.batchHost() != t.node {
+	if j == nil || !j.state().IsCompleting() || !slices.Contains(refusedBy, j.batchHost()) {
 		c.mu.Unlock()
 		return
 	}
@@ -256,14 +344,17 @@ func (c *Controller) doTerminate(t agentTask) {
 	c.wake()
 }
 
-// doSignal delivers a signal to a job's steps on one node (scancel -s).
+// doSignal delivers a signal to a job's steps on the nodes gathered for it (scancel -s), in
+// one broadcast down the tree.
 func (c *Controller) doSignal(t agentTask) {
-	addr, ok := c.addrOf(t.node)
-	if !ok {
+	nodes := c.takePending(t)
+	if len(nodes) == 0 {
 		return
 	}
-	err := c.call(addr, wire.MsgSignalJob, &wire.SignalJob{NodeName: t.node, JobID: t.jobID, Signal: t.signal, Flags: t.flags})
-	if err != nil {
-		c.log.Warn("signal not delivered", "job", t.jobID, "node", t.node, "signal", t.signal, "err", err)
+	rep := c.broadcast(wire.MsgSignalJob, &wire.SignalJob{JobID: t.jobID, Signal: t.signal, Flags: t.flags}, nodes)
+	for _, r := range rep.Results {
+		if r.Errno != 0 {
+			c.log.Warn("signal not delivered", "job", t.jobID, "nodes", hostlist.Compress(r.Nodes), "signal", t.signal, "err", r.Text)
+		}
 	}
 }

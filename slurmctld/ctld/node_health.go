@@ -4,14 +4,16 @@ import (
 	"github.com/orbit-hpc/orbit/compat/states"
 )
 
-// checkNodeHealth sets DOWN every node silent for SlurmdTimeout seconds (slurmd re-registers
-// every SlurmdTimeout/3 as its heartbeat, and every message from a node counts as contact):
+// checkNodeHealth starts the ping sweep when it is due (node_ping.go) and sets DOWN every
+// node silent for SlurmdTimeout seconds (the sweep pings every node not heard from within
+// SlurmdTimeout/3, and every message from a node counts as contact):
 // state DOWN* (not responding) with reason "Not responding", and every job on it ends
 // NODE_FAIL (reason NodeDown) in the same batch, or is requeued when its --requeue/JobRequeue
 // allow it (job_requeue.go), as in Slurm. SlurmdTimeout=0 disables the check.
 // A node back from "Not responding" returns to service when it registers again, as
 // ReturnToService says (node_registration.go).
 func (c *Controller) checkNodeHealth() {
+	c.maybePing()
 	timeout := int64(c.cfg.SlurmdTimeout)
 	if timeout == 0 {
 		return

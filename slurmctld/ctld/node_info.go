@@ -65,6 +65,12 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			SlurmdStart:    n.rec.SlurmdStart,
 			LastBusy:       n.lastBusy,
 			Version:        n.rec.Version,
+			Port:           c.nodePort(cf),
+			CPUEfctv:       n.cpus() - uint32(cf.CoreSpecCount)*uint32(max(cf.ThreadsPerCore, 1)),
+			CfgTRES:        nodeCfgTRES(cf),
+			AllocTRES:      nodeAllocTRES(n),
+			CPULoad:        wire.NoVal,
+			FreeMem:        wire.NoVal64,
 		})
 	}
 	for _, pn := range c.t.partOrder {
@@ -81,6 +87,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			TotalCPUs:   p.cpus,
 			TotalNodes:  uint32(len(p.nodes)),
 		})
+		c.partInfoExtra(p, &rep.Partitions[len(rep.Partitions)-1]) // node_info_show.go
 	}
 	return rep, nil
 }

@@ -57,7 +57,11 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 		st = (st &^ states.NodeStateBase) | states.NodeIdle
 	case states.NodeDown:
 		rts := c.cfg.ReturnToService
-		if rts >= 2 || (rts == 1 && rec.Reason == reasonNotResponding) {
+		// slurmd re-registers as its heartbeat; only a restarted slurmd (a new SlurmdStart)
+		// or a node that was merely silent returns to service, so a DOWN set by an operator
+		// (node_update.go) stays until slurmd restarts, as in Slurm.
+		restarted := r.SlurmdStart != n.rec.SlurmdStart
+		if (rts >= 2 && (restarted || rec.Reason == reasonNotResponding)) || (rts == 1 && rec.Reason == reasonNotResponding) {
 			st = (st &^ states.NodeStateBase) | states.NodeIdle
 			if !st.Has(states.NodeDrain) {
 				rec.Reason, rec.ReasonTime, rec.ReasonUID = "", 0, 0

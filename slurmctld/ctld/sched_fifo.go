@@ -143,6 +143,9 @@ func (c *Controller) schedule() {
 			continue
 		}
 		c.log.Info("job started", "job", s.jobID, "nodes", j.Nodes)
+		if c.startPrologSlurmctld(s.jobID) { // prolog_slurmctld.go: it launches the job
+			continue
+		}
 		c.send(agentTask{kind: taskLaunch, jobID: s.jobID, node: j.batchHost()})
 	}
 }

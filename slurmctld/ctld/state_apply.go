@@ -23,6 +23,7 @@ type effects struct {
 	jobs      []*jobRecord // new or replaced job records
 	purge     []uint32     // finished jobs leaving memory and the live table (accounted first)
 	nodes     []nodeRecord // replaced node records
+	parts     []partRecord // replaced partition overrides (partition_update.go)
 	nextJobID uint32       // 0 = unchanged
 }
 
@@ -62,6 +63,13 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		}
 		b.Put(kindNode, e.nodes[i].Name, v)
 	}
+	for i := range e.parts {
+		v, err := wire.Marshal(&e.parts[i])
+		if err != nil {
+			return nil, fmt.Errorf("encode partition %s: %w", e.parts[i].Name, err)
+		}
+		b.Put(kindPart, e.parts[i].Name, v)
+	}
 	if e.nextJobID != 0 {
 		b.SetCounter(counterNextJob, int64(e.nextJobID))
 	}
@@ -79,6 +87,9 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		if n := c.t.nodes[r.Name]; n != nil {
 			n.rec = r
 		}
+	}
+	for _, r := range e.parts {
+		c.t.installPart(r)
 	}
 	if e.nextJobID > c.t.nextJobID {
 		c.t.nextJobID = e.nextJobID
@@ -227,6 +238,7 @@ func (m multi) plan(t *tables) (*effects, error) {
 		all.jobs = append(all.jobs, e.jobs...)
 		all.purge = append(all.purge, e.purge...)
 		all.nodes = append(all.nodes, e.nodes...)
+		all.parts = append(all.parts, e.parts...)
 		all.nextJobID = max(all.nextJobID, e.nextJobID)
 	}
 	return all, nil

@@ -52,6 +52,9 @@ func (c *Controller) recover() error {
 	if err != nil {
 		return err
 	}
+	if err := c.recoverParts(); err != nil { // partition_update.go
+		return err
+	}
 	for _, n := range t.nodes {
 		n.lastContact = now
 	}
@@ -62,7 +65,7 @@ func (c *Controller) recover() error {
 // clearState removes every saved job and node state (slurmctld -c), in one batch.
 func (c *Controller) clearState() error {
 	b := new(store.Batch)
-	for _, kind := range []string{kindJob, kindNode} {
+	for _, kind := range []string{kindJob, kindNode, kindPart} {
 		err := c.store.Load(kind, func(key string, _ []byte) error {
 			b.Delete(kind, key)
 			return nil

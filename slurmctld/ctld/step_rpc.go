@@ -270,6 +270,7 @@ func (c *Controller) handleCompleteJobAlloc(ctx context.Context, req *wire.Reque
 		return nil, durabilityError(err)
 	}
 	c.steps.forget(r.JobID)
+	c.endNodeScripts(r.JobID, j.Nodes) // node_drain.go: epilogs on the nodes, EpilogSlurmctld
 	c.log.Info("allocation released", "job", r.JobID, "state", ch.state.String(), "status", r.ExitCode)
 	c.wake()
 	return nil, nil

@@ -58,6 +58,11 @@ type jobRecord struct {
 	ArrayThrottle uint32   `codec:"array_throttle"` // %N: most tasks running at once, 0 = no limit
 	ArrayEnv      []uint32 `codec:"array_env"`      // SLURM_ARRAY_TASK_COUNT, MIN, MAX, STEP
 	AdminHold     bool     `codec:"admin_hold"`     // held by an operator (JobHeldAdmin) (job_update.go)
+	StateDesc     string   `codec:"state_desc"`     // shown instead of the reason while held (node_drain.go)
+	// Suspension (job_suspend.go): when the job was last suspended or resumed, and the
+	// seconds it ran before its current suspension.
+	SuspendTime int64 `codec:"suspend_time"`
+	PreSusTime  int64 `codec:"pre_sus_time"`
 }
 
 func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }
@@ -152,6 +157,9 @@ type partEntry struct {
 	conf  *conf.Partition
 	nodes []string // in configuration order
 	cpus  uint32
+	// base is slurm.conf's partition when an update laid override over it (partition_update.go).
+	base     *conf.Partition
+	override partRecord
 }
 
 // tables are the controller's in-memory state, guarded by Controller.mu.

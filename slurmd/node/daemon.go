@@ -120,6 +120,7 @@ func Start(opts Options) (*Daemon, error) {
 	d.srv.HandleRPC(wire.MsgLaunchBatchJob, d.handleLaunchBatch)
 	d.srv.HandleRPC(wire.MsgSignalJob, d.handleSignal)
 	d.srv.HandleRPC(wire.MsgTerminateJob, d.handleTerminate)
+	d.srv.HandleRPC(wire.MsgForward, d.forwarder()) // forward.go
 	d.registerSteps()
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.wg.Add(2)

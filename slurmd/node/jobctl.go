@@ -91,6 +91,7 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 	if d.nodes[m.NodeName] == nil {
 		return nil, errInvalidNode(m.NodeName)
 	}
+	d.epilogAfterEnd(m.NodeName, m.JobID, m.Restarts, m.KillWait) // epilog.go
 	if d.terminate(m.NodeName, m.JobID, m.TimedOut) {
 		return nil, nil
 	}

@@ -74,6 +74,9 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		d.log.Info("launch repeated for a running job; not starting it again", "job", m.JobID, "node", m.NodeName)
 		return nil, nil
 	}
+	if err := d.batchProlog(h, m); err != nil { // prolog.go
+		return nil, err
+	}
 	if err := d.startStepd(ctx, h, m); err != nil {
 		d.log.Error("batch launch failed", "job", m.JobID, "node", m.NodeName, "err", err)
 		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: %v", err)

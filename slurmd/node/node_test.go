@@ -172,7 +172,7 @@ func TestTerminate_CancelledOrTimedOut(t *testing.T) {
 		if err := f.call(d.Addr(), wire.MsgLaunchBatchJob, f.launch(job, "n1", uid, gid, "#!/bin/sh\necho started\nsleep 1000\n", work)); err != nil {
 			t.Fatal(err)
 		}
-		f.waitReg("listing the job", func(r wire.NodeRegistration) bool { return slices.Contains(r.RunningJobs, job) })
+		f.askReg(d.Addr(), "n1", "listing the job", func(r wire.NodeRegistration) bool { return slices.Contains(r.RunningJobs, job) })
 		if err := f.call(d.Addr(), wire.MsgTerminateJob, &wire.TerminateJob{NodeName: "n1", JobID: job, TimedOut: timedOut}); err != nil {
 			t.Fatal(err)
 		}
@@ -347,7 +347,7 @@ func TestRestart_Reattach(t *testing.T) {
 	if out, _ := os.ReadFile(work + "/slurm-500.out"); string(out) != "before\nafter\n" {
 		t.Errorf("output %q", out)
 	}
-	r = f.waitReg("without job 500", func(r wire.NodeRegistration) bool {
+	r = f.askReg(r.Addr, "n1", "without job 500", func(r wire.NodeRegistration) bool {
 		return r.SlurmdStart >= restarted && !slices.Contains(r.RunningJobs, 500)
 	})
 }

@@ -18,25 +18,32 @@ import (
 // host thousands of nodes).
 const registerWorkers = 16
 
-// defaultSlurmdTimeout is slurm.conf's SlurmdTimeout default, in seconds.
-const defaultSlurmdTimeout = 300
-
-// registrationLoop registers every hosted node, retrying each until the controller answers,
-// then re-registers all of them every SlurmdTimeout/3 as the heartbeat.
+// registrationLoop registers every hosted node once, at start, retrying each until the
+// controller answers. There is no heartbeat: as in Slurm, the controller pings the nodes
+// every SlurmdTimeout/3 (through the forwarding tree) and asks a node to register again
+// (RegistrationStatus) after its own restart, while the node is UNKNOWN, and now and then.
 func (d *Daemon) registrationLoop() {
-	every := time.Duration(d.cfg.SlurmdTimeout) * time.Second / 3
-	if d.cfg.SlurmdTimeout == 0 {
-		every = defaultSlurmdTimeout * time.Second / 3
+	d.registerAll()
+}
+
+// handleRegistrationStatus serves RegistrationStatus (Slurm's
+// REQUEST_NODE_REGISTRATION_STATUS), which arrives forwarded, one per hosted node: the node
+// registers again, and the answer says whether the controller took the registration.
+func (d *Daemon) handleRegistrationStatus(ctx context.Context, req *wire.Request) (any, error) {
+	m := req.Body.(*wire.RegistrationStatus)
+	if !d.privileged(req) {
+		return nil, wire.NewError(wire.ErrnoAccessDenied)
 	}
-	every = max(every, time.Second)
-	for {
-		d.registerAll()
-		select {
-		case <-d.ctx.Done():
-			return
-		case <-time.After(every):
-		}
+	if d.nodes[m.NodeName] == nil {
+		return nil, errInvalidNode(m.NodeName)
 	}
+	c, err := d.registerOne(nil, m.NodeName)
+	if err != nil {
+		d.log.Debug("registration requested by the controller failed", "node", m.NodeName, "err", err)
+		return nil, err
+	}
+	c.Close()
+	return nil, nil
 }
 
 // registerAll registers every hosted node, each retried with backoff until it succeeds or

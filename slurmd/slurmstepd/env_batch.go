@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"os/user"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
@@ -30,7 +37,7 @@ const noVal = 0xFFFFFFFE
 // stepd package itself (TaskPidEnv).
 func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 	m := &b.Msg
-	e := newEnv(m.Environment)
+	e := newEnv(withUserEnv(b))
 	nodes, err := hostlist.Expand(m.NodeList)
 	if err != nil || len(nodes) == 0 {
 		return nil, fmt.Errorf("job %d: invalid node list %q", m.JobID, m.NodeList)
@@ -78,7 +85,12 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 	if e.has("SLURM_CPUS_PER_TASK") { // set by sbatch only when given; refreshed, never added
 		e.set("SLURM_CPUS_PER_TASK", u32(cpt))
 	}
-	if m.NumTasks != 0 && m.NumTasks != noVal { // 0: no -n; sbatch already set these then
+	// Slurm sets these from the task count the job asked for: -n (sbatch put them in the
+	// environment already) or --ntasks-per-node times the nodes. Orbit's controller also
+	// sends the count it derives for a job that asked for neither (one per node), which
+	// Slurm's batch environment does not show; the submitted SLURM_NTASKS_PER_NODE tells the
+	// two apart.
+	if m.NumTasks != 0 && m.NumTasks != noVal && (e.has("SLURM_NTASKS") || e.has("SLURM_NTASKS_PER_NODE")) {
 		e.add("SLURM_NTASKS", u32(m.NumTasks))
 		e.add("SLURM_NPROCS", u32(m.NumTasks))
 	}
@@ -141,6 +153,128 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 	// slurmstepd applies SLURM_UMASK (see main) and removes it from the task's environment.
 	e.unset("SLURM_UMASK")
 	return e.list(), nil
+}
+
+// userEnvTimeout is how long the node waits for the user's login shell: Slurm 22.05's slurmd
+// passes 120 s for batch jobs (GetEnvTimeout serves other callers).
+const userEnvTimeout = 120 * time.Second
+
+// loadUserEnv loads a user's login environment; tests replace it.
+var loadUserEnv = suUserEnv
+
+// withUserEnv is the job's submitted environment, laid over the user's login environment when
+// sbatch asked for it (SLURM_GET_USER_ENV=1: --get-user-env, --export=NONE or a list), as
+// Slurm's slurmd does before it starts the batch step. When the login environment cannot be
+// loaded Slurm logs an error and runs the job with the submitted environment alone (unless
+// SchedulerParameters=requeue_setup_env_fail, which Orbit does not implement); so does this.
+func withUserEnv(b *stepdlaunch.Batch) []string {
+	m := &b.Msg
+	want := false
+	for _, kv := range m.Environment {
+		if kv == "SLURM_GET_USER_ENV=1" {
+			want = true
+		}
+	}
+	if !want {
+		return m.Environment
+	}
+	name := m.UserName
+	if name == "" {
+		if u, err := user.LookupId(u32(m.UserID)); err == nil {
+			name = u.Username
+		}
+	}
+	login, err := loadUserEnv(name, userEnvTimeout)
+	if err != nil {
+		logger(b.LogFile, b.Debug).Error("Unable to get user's local environment, running only with passed environment",
+			"job", m.JobID, "user", name, "err", err)
+		return m.Environment
+	}
+	e := newEnv(login)
+	for _, kv := range m.Environment {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			e.set(k, v)
+		}
+	}
+	return e.list()
+}
+
+// The markers around the env output in the login shell's output, Slurm's own, so that what
+// a user's profile prints is never read as variables.
+const (
+	userEnvStart = "XXXXSLURMSTARTPARSINGHEREXXXX"
+	userEnvStop  = "XXXXSLURMSTOPPARSINGHEREXXXXX"
+)
+
+// suUserEnv runs `su - <user>` with a login shell that prints its environment between the
+// markers, as env_array_user_default does: only root can, the shell starts with nothing but
+// ENVIRONMENT=BATCH, its own process group (killed on timeout), no stdin and no stderr.
+func suUserEnv(name string, timeout time.Duration) ([]string, error) {
+	if os.Geteuid() != 0 {
+		return nil, errors.New("SlurmdUser must be root to use --get-user-env")
+	}
+	if name == "" {
+		return nil, errors.New("unknown user")
+	}
+	envCmd := "/bin/env"
+	if _, err := os.Stat(envCmd); err != nil {
+		envCmd = "/usr/bin/env"
+	}
+	script := fmt.Sprintf("/bin/echo; /bin/echo; /bin/echo; /bin/echo %s; %s; /bin/echo %s", userEnvStart, envCmd, userEnvStop)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/su", "-", name, "-c", script)
+	cmd.Env = []string{"ENVIRONMENT=BATCH"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("timeout waiting for /bin/su to complete")
+	}
+	// su's own exit status does not matter: a profile may fail after env printed.
+	return parseUserEnv(out.String())
+}
+
+// parseUserEnv reads the variables between the markers of a login shell's output as Slurm
+// does: empty lines skipped, NAME=value lines (DISPLAY, ENVIRONMENT and HOSTNAME dropped, a
+// later value of a name replacing the earlier), exported bash functions ("()" values) joined
+// with their following lines until their braces balance; other lines ignored.
+func parseUserEnv(out string) ([]string, error) {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	i := 0
+	for i < len(lines) && !strings.HasPrefix(lines[i], userEnvStart) {
+		i++
+	}
+	if i == len(lines) {
+		return nil, errors.New("failed to get current user environment variables")
+	}
+	e := newEnv(nil)
+	for i++; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, userEnvStop) {
+			return e.list(), nil
+		}
+		name, value, ok := strings.Cut(l, "=")
+		if !ok || name == "DISPLAY" || name == "ENVIRONMENT" || name == "HOSTNAME" {
+			continue
+		}
+		if strings.HasPrefix(value, "(") {
+			for strings.Count(value, "{") > strings.Count(value, "}") && i+1 < len(lines) {
+				i++
+				value += "\n" + lines[i]
+			}
+		}
+		if name != "" {
+			e.set(name, value)
+		}
+	}
+	return nil, errors.New("failed to get all user environment variables")
 }
 
 func u32(v uint32) string { return strconv.FormatUint(uint64(v), 10) }

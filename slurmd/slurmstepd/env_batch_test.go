@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
@@ -51,6 +53,10 @@ func TestBatchEnv_MatchesReference(t *testing.T) {
 	}{
 		{"default", []string{"SLURM_JOB_NAME=envrec-default"},
 			wire.LaunchBatchJob{CPUsPerNode: []uint32{1}}},
+		// Orbit's controller sends the task count it derived (one per node) for a job that
+		// did not ask for one; the environment is still the default one.
+		{"default", []string{"SLURM_JOB_NAME=envrec-default"},
+			wire.LaunchBatchJob{CPUsPerNode: []uint32{1}, NumTasks: 1}},
 		{"ntasks_cpus_mem", []string{"SLURM_JOB_NAME=envrec-ncm", "SLURM_NTASKS=4", "SLURM_NPROCS=4", "SLURM_CPUS_PER_TASK=2"},
 			wire.LaunchBatchJob{CPUsPerNode: []uint32{8}, NumTasks: 4, CPUsPerTask: 2, MemPerNode: 100}},
 		{"array", []string{"SLURM_JOB_NAME=envrec-array", "SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_MIN=1",
@@ -137,5 +143,97 @@ func FuzzReadLaunch(f *testing.F) {
 			return
 		}
 		batchEnv(b) // must not panic on any decoded launch
+	})
+}
+
+// The package's tests never run a real login shell through batchEnv (the fuzzer would, as
+// root, for every launch holding SLURM_GET_USER_ENV=1): fakeUserEnv stands in, and
+// TestSuUserEnv checks the real loader on its own.
+func init() { loadUserEnv = fakeUserEnv }
+
+func fakeUserEnv(name string, _ time.Duration) ([]string, error) {
+	if name != "root" {
+		return nil, errors.New("no such user")
+	}
+	return []string{"HOME=/root", "PATH=/usr/local/bin:/usr/bin:/bin", "SHELL=/bin/bash", "LOGIN_ONLY=1"}, nil
+}
+
+func TestWithUserEnv(t *testing.T) {
+	cases := []struct {
+		name string
+		env  []string
+		user string
+		want []string
+	}{
+		// Not asked for: the submitted environment alone.
+		{"unasked", []string{"PATH=/bin", "SLURM_EXPORT_ENV=NONE"}, "root", []string{"PATH=/bin", "SLURM_EXPORT_ENV=NONE"}},
+		// Asked for: the login environment under the submitted one, whose values win.
+		{"merged", []string{"PATH=/bin", "SLURM_GET_USER_ENV=1"}, "root",
+			[]string{"HOME=/root", "PATH=/bin", "SHELL=/bin/bash", "LOGIN_ONLY=1", "SLURM_GET_USER_ENV=1"}},
+		// The login environment cannot be had: the job runs with what was submitted.
+		{"failed", []string{"SLURM_GET_USER_ENV=1"}, "nobody-here", []string{"SLURM_GET_USER_ENV=1"}},
+	}
+	for _, c := range cases {
+		b := &stepdlaunch.Batch{Msg: wire.LaunchBatchJob{UserName: c.user, Environment: c.env}}
+		if got := withUserEnv(b); !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestParseUserEnv(t *testing.T) {
+	out := "Welcome to the cluster!\n\n\n" + userEnvStart + "\nHOME=/home/u\nDISPLAY=:0\nHOSTNAME=login1\n" +
+		"ENVIRONMENT=BATCH\nBASH_FUNC_mod%%=() {  echo a\n  if x; then { y; }; fi\n}\nnot a variable\n" +
+		"A=1\nA=2\nB=x=y\n" + userEnvStop + "\nC=after\n"
+	got, err := parseUserEnv(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"HOME=/home/u", "BASH_FUNC_mod%%=() {  echo a\n  if x; then { y; }; fi\n}", "A=2", "B=x=y"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	for _, bad := range []string{"", "HOME=/x\n", userEnvStart + "\nHOME=/x\n"} {
+		if _, err := parseUserEnv(bad); err == nil {
+			t.Errorf("parseUserEnv(%q): no error", bad)
+		}
+	}
+}
+
+// TestSuUserEnv loads root's login environment for real; only root may (as in Slurm).
+func TestSuUserEnv(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if _, err := suUserEnv("root", time.Second); err == nil {
+			t.Error("a non-root node loaded a login environment")
+		}
+		t.Skip("loading a login environment needs root")
+	}
+	env, err := suUserEnv("root", 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(env)
+	if v, _ := e.get("HOME"); v == "" {
+		t.Errorf("no HOME in root's login environment %q", env)
+	}
+	if e.has("ENVIRONMENT") || e.has("HOSTNAME") {
+		t.Errorf("ENVIRONMENT or HOSTNAME kept: %q", env)
+	}
+}
+
+func FuzzParseUserEnv(f *testing.F) {
+	f.Add(userEnvStart + "\nA=1\nF=() { x\n}\n" + userEnvStop + "\n")
+	f.Add(userEnvStart + "\nF=() {{{\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, out string) {
+		env, err := parseUserEnv(out)
+		if err != nil {
+			return
+		}
+		for _, kv := range env {
+			if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
+				t.Fatalf("bad entry %q", kv)
+			}
+		}
 	})
 }

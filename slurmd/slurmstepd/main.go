@@ -1,16 +1,22 @@
-// Command slurmstepd supervises one job's batch step on one node, as Slurm's slurmstepd does.
-// slurmd starts it (in its own session, so it outlives slurmd) with the path of a launch file
-// (slurmd/stepdlaunch) and a readiness pipe on fd 3. It builds the batch environment
+// Command slurmstepd supervises one job step on one node, as Slurm's slurmstepd does: a job's
+// batch step (--batch) or one node's tasks of an srun step (--step, step.go). slurmd starts
+// it (in its own session, so it outlives slurmd) with the path of a launch file
+// (slurmd/stepdlaunch) and a readiness pipe on fd 3. For a batch step it builds the batch environment
 // (env_batch.go), runs the script as the job's user with slurmd/stepd, answers "ok" on the
 // pipe once the script runs, waits for the end, and then reports MsgBatchJobComplete to the
 // controller itself (complete.go), retrying until acknowledged. The step's state file lets a
 // restarted slurmd find it. SIGTERM from slurmd cancels the step, SIGUSR2 ends it as timed
 // out (stepdlaunch.SigCancel, SigTimeout); the step's own time limit is enforced here too.
 //
-// Usage: slurmstepd --batch LAUNCH_FILE
+// For an srun step it connects to srun's I/O port, runs the tasks, forwards srun's stdin and
+// the tasks' output, sends each task's exit to srun, and leaves; srun reports the step's end.
 //
-// It imports slurmd/stepd, slurmd/stepdlaunch, compat/, internal/auth and internal/wire; never
-// the controller, the store or conf/ (everything it needs from slurm.conf is in the launch file).
+// Usage: slurmstepd --batch LAUNCH_FILE | --step LAUNCH_FILE
+//
+// It imports slurmd/stepd, slurmd/stepdlaunch, srun/stepio, compat/, internal/auth and
+// internal/wire; never the controller, the store or conf/ (everything it needs from
+// slurm.conf is in the launch file). A process starts per step and node, so it stays small:
+// check `go list -deps` before adding an import.
 package main
 
 import (
@@ -30,7 +36,7 @@ import (
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
 )
 
-const usage = "Usage: slurmstepd --batch LAUNCH_FILE\n" +
+const usage = "Usage: slurmstepd --batch LAUNCH_FILE | --step LAUNCH_FILE\n" +
 	"slurmstepd is started by slurmd; it is not meant to be run by hand.\n"
 
 func main() {
@@ -45,6 +51,8 @@ func run(args []string) int {
 	case len(args) == 1 && (args[0] == "-h" || args[0] == "--help"):
 		fmt.Print(usage)
 		return 0
+	case len(args) == 2 && args[0] == "--step":
+		return runStep(args[1])
 	case len(args) != 2 || args[0] != "--batch":
 		fmt.Fprint(os.Stderr, usage)
 		return 1
@@ -55,7 +63,7 @@ func run(args []string) int {
 		fail(ready, err)
 		return 1
 	}
-	log := logger(b)
+	log := logger(b.LogFile, b.Debug)
 	// Signals are caught before the step starts, so slurmd can cancel it as soon as it has
 	// the state file (written by stepd.Start).
 	sigs := make(chan os.Signal, 4)
@@ -135,15 +143,15 @@ func fail(ready *os.File, err error) {
 	ready.Close()
 }
 
-func logger(b *stepdlaunch.Batch) *slog.Logger {
+func logger(file string, debug bool) *slog.Logger {
 	var w io.Writer = os.Stderr
-	if b.LogFile != "" {
-		if f, err := os.OpenFile(b.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0640); err == nil {
+	if file != "" {
+		if f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0640); err == nil {
 			w = f
 		}
 	}
 	lvl := slog.LevelInfo
-	if b.Debug {
+	if debug {
 		lvl = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl})).With("daemon", "slurmstepd", "pid", os.Getpid())

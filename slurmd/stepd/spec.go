@@ -57,9 +57,13 @@ type StepSpec struct {
 	ControlSocket string
 
 	// SharedSupervisor says the supervising process has children of its own that are not
-	// the step's (slurmd running srun steps in-process beside the slurmstepd processes it
-	// starts): its unregistered children are then never taken for the step's orphans.
+	// the step's (a test or an emulator running steps in-process beside other processes
+	// it starts): its unregistered children are then never taken for the step's orphans.
 	SharedSupervisor bool
+
+	// TaskExited, when set, is called once for each task as it ends (before the step's
+	// cleanup), so srun learns of a failed task while the others still run (--kill-on-bad-exit).
+	TaskExited func(TaskExit)
 }
 
 // PreTimeoutSignal is sbatch/srun --signal=[B:]sig@time.
@@ -87,6 +91,10 @@ type Stdio struct {
 	Append bool      // --open-mode=append; otherwise truncate
 	Writer io.Writer // stream the output to the caller (srun)
 	Reader io.Reader // stream the input from the caller (srun)
+	// Label, for an output Path, prefixes each line the task writes there (srun -l with
+	// per-task files: Slurm's slurmstepd labels them too). The supervisor then copies the
+	// output through a pipe instead of handing the file to the task.
+	Label string
 }
 
 // IsBatch reports whether the spec is for the batch step.

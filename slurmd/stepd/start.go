@@ -282,9 +282,36 @@ func (s *Step) openStdio() ([]*stdio, error) {
 			st.owned = append(st.owned, w)
 		}
 	}
-	// Shared files are closed once, by the first task's stdio.
+	// Labelled output goes through a pipe; the supervisor writes the file (label.go).
+	kept := map[*os.File]*labelFile{}
+	for i, t := range s.spec.Tasks {
+		st := out[i]
+		for n, io := range []Stdio{{}, t.Stdout, t.Stderr} {
+			if io.Label == "" || io.Path == "" || st.child[n] == nil || st.child[n].Name() == os.DevNull {
+				continue
+			}
+			lf := kept[st.child[n]]
+			if lf == nil {
+				lf = &labelFile{f: st.child[n]}
+				kept[st.child[n]] = lf
+			}
+			r, w, err := os.Pipe()
+			if err != nil {
+				return fail(fmt.Errorf("stepd: pipe: %v", err))
+			}
+			st.child[n], st.pipes[n], st.writer[n] = w, r, &labeller{file: lf, label: io.Label}
+			st.owned = append(st.owned, w)
+		}
+	}
+	// Shared files are closed once, by the first task's stdio; labelled ones at the end.
 	if len(out) > 0 {
-		out[0].owned = append(out[0].owned, opened...)
+		for _, f := range opened {
+			if lf := kept[f]; lf != nil {
+				s.labelled = append(s.labelled, lf)
+				continue
+			}
+			out[0].owned = append(out[0].owned, f)
+		}
 	}
 	return out, nil
 }
@@ -384,6 +411,9 @@ func (s *Step) startCopies(t *task, st *stdio) {
 		go func() {
 			defer t.copies.Done()
 			io.Copy(wr, r)
+			if l, ok := wr.(*labeller); ok {
+				l.flush()
+			}
 		}()
 	}
 }

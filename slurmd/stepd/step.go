@@ -47,6 +47,7 @@ type Step struct {
 	term      chan struct{} // closed when the time limit or a cancel starts termination
 	done      chan struct{} // closed when every task ended and the tree is cleaned up
 	cleanupOK bool
+	labelled  []*labelFile // output files written through labellers, closed at the end
 }
 
 // Wait blocks until every task has ended and every process the step left is gone, and
@@ -181,6 +182,9 @@ func (s *Step) supervise() {
 	running := 0
 	for i, t := range s.tasks {
 		if t.exit != nil {
+			if s.spec.TaskExited != nil {
+				s.spec.TaskExited(*t.exit)
+			}
 			continue
 		}
 		running++
@@ -195,7 +199,11 @@ func (s *Step) supervise() {
 				// than success.
 				t.exit = &TaskExit{Rank: t.Rank, LocalID: t.LocalID, Pid: t.pid, ExitCode: 1, Status: 1 << 8}
 			}
+			e := *t.exit
 			s.mu.Unlock()
+			if s.spec.TaskExited != nil {
+				s.spec.TaskExited(e)
+			}
 			exited <- i
 		}()
 	}
@@ -277,5 +285,8 @@ func (s *Step) finishIO() {
 			p.Close()
 		}
 		<-done
+	}
+	for _, lf := range s.labelled {
+		lf.f.Close()
 	}
 }

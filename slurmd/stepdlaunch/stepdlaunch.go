@@ -1,8 +1,8 @@
 // Package stepdlaunch is the contract between slurmd and the slurmstepd process it starts for
-// a batch job: the launch file slurmd writes (the controller's launch message plus what the
-// stepd needs from slurmd's configuration, so the stepd never parses slurm.conf), the
-// readiness line the stepd writes back on an inherited pipe, and the meaning of the signals
-// slurmd sends the stepd.
+// a batch job (Batch) or for one node's share of an srun step (Step, step.go): the launch
+// file slurmd writes (the launch message plus what the stepd needs from slurmd's
+// configuration, so the stepd never parses slurm.conf), the readiness line the stepd writes
+// back on an inherited pipe, and the meaning of the signals slurmd sends the stepd.
 //
 // It may import internal/wire and the standard library only: both binaries link it.
 package stepdlaunch
@@ -70,8 +70,11 @@ func Path(spool string, jobID uint32) string {
 }
 
 // Write writes b to path, mode 0600, atomically.
-func Write(path string, b *Batch) error {
-	data, err := wire.Marshal(b)
+func Write(path string, b *Batch) error { return writeFile(path, b) }
+
+// writeFile writes a launch file, mode 0600, atomically.
+func writeFile(path string, v any) error {
+	data, err := wire.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -92,23 +95,11 @@ func Write(path string, b *Batch) error {
 // maxLaunchFile bounds what Read accepts (a script may be large, but not unbounded).
 const maxLaunchFile = 256 << 20
 
-// Read reads a launch file.
+// Read reads a batch launch file.
 func Read(path string) (*Batch, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading launch file: %v", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxLaunchFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading launch file: %v", err)
-	}
-	if len(data) > maxLaunchFile {
-		return nil, fmt.Errorf("launch file %s is larger than %d bytes", path, maxLaunchFile)
-	}
 	b := new(Batch)
-	if err := wire.Unmarshal(data, b); err != nil {
-		return nil, fmt.Errorf("launch file %s: %v", path, err)
+	if err := readFile(path, b); err != nil {
+		return nil, err
 	}
 	if b.Msg.JobID == 0 || b.NodeName == "" || b.Spool == "" {
 		return nil, fmt.Errorf("launch file %s: missing job id, node name or spool directory", path)
@@ -116,18 +107,48 @@ func Read(path string) (*Batch, error) {
 	return b, nil
 }
 
+// readFile decodes the launch file at path into v.
+func readFile(path string, v any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("reading launch file: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxLaunchFile+1))
+	if err != nil {
+		return fmt.Errorf("reading launch file: %v", err)
+	}
+	if len(data) > maxLaunchFile {
+		return fmt.Errorf("launch file %s is larger than %d bytes", path, maxLaunchFile)
+	}
+	if err := wire.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("launch file %s: %v", path, err)
+	}
+	return nil
+}
+
 // ReadReady reads the stepd's answer from the readiness pipe: nil once the script runs, the
 // stepd's error text otherwise (also when the stepd died without a word).
 func ReadReady(r io.Reader) error {
+	line, err := readLine(r)
+	if line == "" && err == nil {
+		return errors.New("slurmstepd exited before starting the batch script")
+	}
+	return err
+}
+
+// readLine reads the readiness line: ("ok", nil) or the stepd's word; ("", nil) when the
+// stepd said nothing.
+func readLine(r io.Reader) (string, error) {
 	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
 	line = strings.TrimSpace(line)
 	switch {
 	case line == Ready:
-		return nil
+		return line, nil
 	case line != "":
-		return errors.New(line)
+		return line, errors.New(line)
 	case err != nil && err != io.EOF:
-		return fmt.Errorf("slurmstepd: reading its status: %v", err)
+		return "", fmt.Errorf("slurmstepd: reading its status: %v", err)
 	}
-	return errors.New("slurmstepd exited before starting the batch script")
+	return "", nil
 }

@@ -3,8 +3,10 @@
 // neighbour, as Slurm's srun does), each node running tasks of the step connects back once,
 // proves the connection is the launch's with the random key srun put in its (authenticated)
 // launch request, then sends the tasks' stdout and stderr as they come and each task's wait
-// status when it ends; srun sends its stdin to the node of the stdin task. One connection
-// carries every task of a node, so frames name the task (its global rank).
+// status when it ends (output may follow an exit: srun reads until the node closes); srun
+// sends its stdin to the nodes of the tasks that read it. The node end is the step's
+// slurmstepd, so the stream outlives a slurmd restart. One connection carries every task
+// of a node, so frames name the task (its global rank).
 //
 // A frame is: type (1 byte), rank (uint32), length (uint32), then length bytes, big-endian.
 //

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -74,6 +77,38 @@ func TestSrun(t *testing.T) {
 		out, errOut, code := runStdin(t, c, "hello from stdin\n", "srun", "cat")
 		if code != 0 || out != "hello from stdin\n" {
 			t.Errorf("srun cat = %q, %q, exit %d", out, errOut, code)
+		}
+	})
+
+	// The reference could not run this case (its step launch timed out), so it is checked
+	// against what man srun says: %t in -i names each task's own input file.
+	t.Run("per-task input files", func(t *testing.T) {
+		for i := range 2 {
+			os.WriteFile(filepath.Join(c.WorkDir, fmt.Sprintf("in.%d", i)), []byte(fmt.Sprintf("input of %d\n", i)), 0o644)
+		}
+		out, errOut, code := c.Run(t, "srun", "-N1", "-n2", "-l", "-i", "in.%t", "cat")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		sort.Strings(lines)
+		if want := []string{"0: input of 0", "1: input of 1"}; code != 0 || !slices.Equal(lines, want) {
+			t.Errorf("srun -i in.%%t cat = %q, %q, exit %d; want lines %q", out, errOut, code, want)
+		}
+	})
+
+	// The reference, run twice with the same options, left app.0 "0: run\n0: run\n", app.1
+	// likewise, and single.app "one\none\n".
+	t.Run("open-mode append", func(t *testing.T) {
+		for range 2 {
+			if o, e, code := c.Run(t, "srun", "-N1", "-n2", "-l", "--open-mode=append", "-o", "app.%t", "sh", "-c", "echo run"); code != 0 {
+				t.Fatalf("srun = %q, %q, exit %d", o, e, code)
+			}
+			if o, e, code := c.Run(t, "srun", "-N1", "--open-mode=append", "-o", "single.app", "echo", "one"); code != 0 {
+				t.Fatalf("srun = %q, %q, exit %d", o, e, code)
+			}
+		}
+		for name, want := range map[string]string{"app.0": "0: run\n0: run\n", "app.1": "1: run\n1: run\n", "single.app": "one\none\n"} {
+			if b, _ := os.ReadFile(filepath.Join(c.WorkDir, name)); string(b) != want {
+				t.Errorf("%s = %q, want %q", name, b, want)
+			}
 		}
 	})
 
@@ -201,4 +236,106 @@ func runStdin(t *testing.T, c *cluster.Cluster, stdin, name string, args ...stri
 		t.Fatal(err)
 	}
 	return o.String(), e.String(), code
+}
+
+// TestSrun_TaskIO runs the cases of srun/testdata/taskio/cases.txt (per-task I/O: -o/-e/-i
+// patterns, none, task numbers, -l into a file, -u; -K; --multi-prog) with Orbit's srun and
+// compares each with the reference's golden, built the same way as record.sh builds it:
+// exit code, sorted stdout and stderr lines, and every file the case created with its sorted
+// lines; the job id, user, host and times are normalised (they differ between the clusters).
+// The cluster has one node, as the reference, and job ids far from task numbers.
+func TestSrun_TaskIO(t *testing.T) {
+	root, err := testbin.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "srun", "testdata", "taskio")
+	cases, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	confs, _ := filepath.Glob(filepath.Join(dir, "*.conf"))
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 8, MinJobAge: 300, ExtraConf: "FirstJobId=7000000"})
+	srun := testbin.Path(t, "srun")
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	host, _, _ = strings.Cut(host, ".")
+	stamp := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
+	for _, line := range strings.Split(strings.TrimSpace(string(cases)), "\n") {
+		f := strings.Split(line, "|")
+		name, stdin, args := f[0], f[1], f[2:]
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(dir, name+".golden"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			work := filepath.Join(c.WorkDir, name)
+			if err := os.MkdirAll(work, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range confs {
+				b, _ := os.ReadFile(p)
+				os.WriteFile(filepath.Join(work, filepath.Base(p)), b, 0o644)
+			}
+			job := "srtio-" + name
+			cmd := exec.Command(srun, append([]string{"-J", job}, args...)...)
+			cmd.Env, cmd.Dir = commandEnv(c), work
+			if stdin != "-" {
+				cmd.Stdin = strings.NewReader(strings.ReplaceAll(stdin, `\n`, "\n"))
+			}
+			var o, e bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &o, &e
+			code := 0
+			var ee *exec.ExitError
+			if err := cmd.Run(); errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			var id uint32
+			for _, j := range c.Jobs(t) {
+				if j.Name == job {
+					id = max(id, j.JobID)
+				}
+			}
+			idRE := regexp.MustCompile(`(^|[^0-9])` + strconv.FormatUint(uint64(id), 10) + `([^0-9]|$)`)
+			norm := func(s string) string {
+				for i := 0; i < 2 && id != 0; i++ { // adjacent matches share a delimiter
+					s = idRE.ReplaceAllString(s, "${1}JOB${2}")
+				}
+				s = strings.ReplaceAll(s, u.Username, "USER")
+				s = strings.ReplaceAll(s, host, "HOST")
+				return stamp.ReplaceAllString(s, "TIME")
+			}
+			sorted := func(s string) string {
+				var ls []string
+				for _, l := range strings.Split(norm(s), "\n") {
+					if l != "" {
+						ls = append(ls, l)
+					}
+				}
+				sort.Strings(ls)
+				if len(ls) == 0 {
+					return ""
+				}
+				return strings.Join(ls, "\n") + "\n"
+			}
+			var got strings.Builder
+			fmt.Fprintf(&got, "rc=%d\n--- stdout\n%s--- stderr\n%s", code, sorted(o.String()), sorted(e.String()))
+			ents, _ := os.ReadDir(work)
+			for _, ent := range ents { // ReadDir sorts by name, as LC_ALL=C sort
+				if strings.HasSuffix(ent.Name(), ".conf") {
+					continue
+				}
+				b, _ := os.ReadFile(filepath.Join(work, ent.Name()))
+				fmt.Fprintf(&got, "--- file %s\n%s", norm(ent.Name()), sorted(string(b)))
+			}
+			if got.String() != string(want) {
+				t.Errorf("srun %q:\n got:\n%s\nwant (reference):\n%s", args, got.String(), want)
+			}
+		})
+	}
 }

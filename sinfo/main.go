@@ -1,0 +1,129 @@
+// Command sinfo is Orbit's `sinfo`: it asks slurmctld for the node and partition tables
+// (MsgNodeInfo) and prints them as Slurm 22.05's sinfo does, byte for byte: the partition,
+// node (-N), summary (-s) and reasons (-R) views, -o/-O formats, filters, sort order, error
+// texts and exit codes. The format engine is compat/format; this package parses the command
+// line (options.go), filters nodes (filter.go), groups them into lines as Slurm does
+// (sinfo_data.go, match_flags.go) and orders the lines (sort.go).
+//
+// It must not import daemon code (slurmctld/, slurmd/) or the store.
+package main
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/version"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+//go:embed help.txt
+var helpText string
+
+//go:embed usage.txt
+var usageText string
+
+func main() {
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	code := run(os.Args, os.LookupEnv, out, os.Stderr, time.Sleep)
+	out.Flush()
+	os.Exit(code)
+}
+
+// run is one sinfo invocation; it returns the exit status. sleep waits between -i rounds.
+func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer, stderr io.Writer, sleep func(time.Duration)) int {
+	p, code := parseArgs(argv, getenv, stdout, stderr)
+	if code >= 0 {
+		if p != nil {
+			switch p.action {
+			case actHelp:
+				io.WriteString(stdout, helpText)
+			case actUsage:
+				io.WriteString(stdout, usageText)
+			case actVersion:
+				fmt.Fprintln(stdout, version.String())
+			}
+		}
+		return code
+	}
+	if p.action == actJSON {
+		stdout.Flush()
+		fmt.Fprintf(stderr, "sinfo: error: --%s is not supported by Orbit yet\n", p.mime)
+		return 1
+	}
+	c, err := cmdclient.Load("sinfo", "")
+	if err != nil {
+		stdout.Flush()
+		cmdclient.Fatal(stderr, "sinfo", err)
+	}
+	rc := 0
+	for {
+		if !p.noHeader && (p.iterate > 0 || p.verbose > 0 || p.long) {
+			stdout.WriteString(time.Now().Format("Mon Jan 02 15:04:05 2006") + "\n")
+		}
+		if !report(c, p, stdout, stderr) {
+			rc = 1
+		}
+		if p.iterate == 0 {
+			return rc
+		}
+		stdout.WriteString("\n")
+		stdout.Flush()
+		sleep(time.Duration(p.iterate) * time.Second)
+	}
+}
+
+// report loads the tables once and prints them; false when the controller could not be
+// asked (the error is printed as Slurm's slurm_perror does).
+func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writer) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
+	defer cancel()
+	var rep wire.NodeInfoReply
+	if err := c.Call(ctx, wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep); err != nil {
+		what := "slurm_load_partitions"
+		if p.action == actReservations {
+			what = "slurm_load_reservations"
+		}
+		stdout.Flush()
+		fmt.Fprintf(stderr, "%s: %s\n", what, cmdclient.AsError(err).Text)
+		return false
+	}
+	if p.action == actReservations {
+		// Orbit has no advance reservations yet, so there is never one to list.
+		stdout.WriteString("No reservations in the system\n")
+		return true
+	}
+	port := uint16(c.Conf.SlurmdPort)
+	if port == 0 {
+		port = 6818
+	}
+	stdout.WriteString(render(p, &rep, port))
+	return true
+}
+
+// render groups, sorts and prints one snapshot of the tables.
+func render(p *params, rep *wire.NodeInfoReply, slurmdPort uint16) string {
+	parts := rep.Partitions
+	if !p.all {
+		// Without -a (or -p), Slurm's controller leaves hidden partitions out.
+		parts = nil
+		for _, pt := range rep.Partitions {
+			if !pt.Hidden {
+				parts = append(parts, pt)
+			}
+		}
+	}
+	groups := buildGroups(p, parts, newNodeRecs(rep.Nodes))
+	sortGroups(groups, p.sort, p.sortSet, p.nodeView)
+	rows := p.finish(groups, slurmdPort)
+	f := *p.format
+	f.Items = append([]format.Item(nil), p.format.Items...)
+	format.SetSinfoFieldWidths(&f, rows, p.partField, p.nodeField)
+	return f.Render(rows, p.noHeader)
+}

@@ -1,0 +1,110 @@
+package ctld
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"os"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/version"
+	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/store"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Controller administration from scontrol: show config (Slurm's REQUEST_BUILD_INFO),
+// reconfigure and shutdown.
+
+func (c *Controller) registerAdmin() {
+	c.srv.HandleRPC(wire.MsgBuildInfo, c.handleBuildInfo)
+	c.srv.HandleRPC(wire.MsgReconfigure, c.handleReconfigure)
+	c.srv.HandleRPC(wire.MsgShutdown, c.handleShutdown)
+}
+
+// handleBuildInfo renders the configuration the controller runs with, as `scontrol show
+// config` prints it, without the controller status lines (the command pings for those).
+func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any, error) {
+	if _, err := identity(req); err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.BuildInfoRequest)
+	match := false
+	if data, err := os.ReadFile(c.cfg.Path); err == nil {
+		sum := sha256.Sum256(data)
+		match = bytes.Equal(sum[:], r.ConfHash)
+	}
+	c.mu.RLock()
+	next := c.t.nextJobID
+	c.mu.RUnlock()
+	text := c.cfg.ShowConfig(conf.ShowConfigRuntime{
+		DataAsOf:  c.now(),
+		BootTime:  c.booted,
+		HashMatch: match,
+		NextJobID: next,
+		ConfPath:  c.cfg.Path,
+		Version:   version.Slurm,
+	})
+	return &wire.BuildInfoReply{Text: text}, nil
+}
+
+// handleReconfigure serves `scontrol reconfigure`: operators only. Orbit re-reads nothing yet
+// but what an update changed at run time: partitions return to their slurm.conf lines, as
+// Slurm's reconfigure resets them. The reply comes once that is durable.
+func (c *Controller) handleReconfigure(ctx context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, slurmErr(errnoAccessDenied)
+	}
+	c.mu.Lock()
+	b := new(store.Batch)
+	for _, pn := range c.t.partOrder {
+		p := c.t.parts[pn]
+		if p.base == nil {
+			continue
+		}
+		b.Delete(kindPart, pn)
+		p.conf, p.base, p.override = p.base, nil, partRecord{}
+		c.t.installPart(partRecord{Name: pn, MaxTime: wire.NoVal})
+		p.base, p.override = nil, partRecord{}
+	}
+	var pend *store.Pending
+	if b.Len() > 0 {
+		pend, err = c.store.Enqueue(c.ctx, b)
+	}
+	c.mu.Unlock()
+	if err != nil {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "reconfigure not applied: %v", err)
+	}
+	if pend != nil {
+		if err := pend.Wait(ctx); err != nil {
+			return nil, durabilityError(err)
+		}
+	}
+	c.log.Info("reconfigured", "uid", id.UID)
+	c.wake()
+	return &wire.OK{}, nil
+}
+
+// handleShutdown serves `scontrol shutdown`: operators only. The reply goes out first; the
+// server then stops, which ends slurmctld's main loop (every acknowledged change is already
+// durable). Orbit's slurmd keep running either way: `shutdown` without "slurmctld" does not
+// stop them yet.
+func (c *Controller) handleShutdown(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, slurmErr(errnoAccessDenied)
+	}
+	c.log.Info("shutdown requested", "uid", id.UID)
+	go func() {
+		time.Sleep(100 * time.Millisecond) // let the reply reach the caller
+		c.srv.Close()
+	}()
+	return &wire.OK{}, nil
+}

@@ -1,0 +1,73 @@
+package ctld
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/memsize"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// The fields of `scontrol show job` beyond what squeue needs: times Slurm derives from the
+// scheduler's view, TRES strings and per-node minimums.
+
+// jobInfoExtra fills the scontrol-only fields of info from j.
+func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
+	s := j.state()
+	info.Features = j.Desc.Constraint
+	info.MinCPUsNode = max(j.CPUsPerTask*max(j.TasksPerNod, 1), 1)
+	info.SuspendTime = j.SuspendTime
+	info.PreSusTime = j.PreSusTime
+	info.Nice = j.Desc.Nice
+	if s.IsPending() && j.Priority == 0 {
+		// A held job is not eligible: Slurm shows EligibleTime=Unknown until its release.
+		info.EligibleTime = 0
+	}
+	// AccrueTime: a job accrues age from when it became eligible; a held job never did.
+	if !(s.IsPending() && j.Priority == 0) {
+		info.AccrueTime = info.EligibleTime
+	}
+	// LastSchedEval: Orbit's scheduler does not stamp each job it looks at; the last event at
+	// which it certainly did is the start (running jobs) or the submission (pending ones).
+	info.LastSchedEval = j.SubmitTime
+	if j.StartTime != 0 && !s.IsPending() {
+		info.LastSchedEval = j.StartTime
+	}
+	info.TRES = c.jobTRES(j)
+}
+
+// jobTRES is the job's TRES string: what it holds while it has nodes, else what it asks for.
+// Without a memory request a pending job asks for a whole node's memory, as in Slurm.
+func (c *Controller) jobTRES(j *jobRecord) string {
+	var b strings.Builder
+	if len(j.Nodes) > 0 && j.holdsNodes() || len(j.Nodes) > 0 && j.state().IsFinished() {
+		cpus := j.numCPUs()
+		b.WriteString("cpu=" + strconv.FormatUint(uint64(cpus), 10))
+		if mem := j.MemAlloc * uint64(len(j.Nodes)); mem > 0 {
+			b.WriteString(",mem=" + memsize.FormatMB(mem))
+		}
+		b.WriteString(",node=" + strconv.Itoa(len(j.Nodes)))
+		b.WriteString(",billing=" + strconv.FormatUint(uint64(cpus), 10))
+		return b.String()
+	}
+	cpus := j.NumTasks * j.CPUsPerTask
+	nodes := max(j.MinNodes, 1)
+	var mem uint64
+	switch {
+	case j.MemPerNode > 0:
+		mem = j.MemPerNode * uint64(nodes)
+	case j.MemPerCPU > 0:
+		mem = j.MemPerCPU * uint64(cpus)
+	default:
+		if p := c.t.parts[j.Partition]; p != nil && len(p.nodes) > 0 {
+			mem = c.t.nodes[p.nodes[0]].conf.RealMemory * uint64(nodes)
+		}
+	}
+	b.WriteString("cpu=" + strconv.FormatUint(uint64(cpus), 10))
+	if mem > 0 {
+		b.WriteString(",mem=" + memsize.FormatMB(mem))
+	}
+	b.WriteString(",node=" + strconv.FormatUint(uint64(nodes), 10))
+	b.WriteString(",billing=" + strconv.FormatUint(uint64(cpus), 10))
+	return b.String()
+}

@@ -1,0 +1,121 @@
+package ctld
+
+import (
+	"context"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// scontrol update NodeName=... State=... Reason=... (Slurm's update_node): operators only.
+// DOWN ends the node's jobs as a node failure does (requeued when allowed); DRAIN keeps them
+// running and takes no new ones; RESUME undoes DOWN, DRAIN and FAIL; UNDRAIN clears only the
+// drain. The new state and its reason are durable, so they survive a controller restart.
+
+const errnoInvalidNodeState = 2025 // ESLURM_INVALID_NODE_STATE
+
+func init() {
+	errnoTexts[errnoInvalidNodeState] = "Invalid node state specified"
+}
+
+// handleUpdateNode serves MsgUpdateNode: authenticate → authorize → validate every node →
+// one batch for all of them → wait until durable → terminate the jobs a DOWN ended.
+func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, slurmErr(errnoAccessDenied)
+	}
+	r := req.Body.(*wire.UpdateNodeRequest)
+	names, err := hostlist.Expand(r.NodeNames)
+	if err != nil || len(names) == 0 {
+		return nil, slurmErr(errnoInvalidNodeName)
+	}
+	now := c.now().Unix()
+	c.mu.Lock()
+	var chs multi
+	var ends []terminated
+	ended := map[uint32]bool{}
+	for _, name := range names {
+		n := c.t.nodes[name]
+		if n == nil {
+			c.mu.Unlock()
+			return nil, slurmErr(errnoInvalidNodeName)
+		}
+		rec := n.rec
+		st := states.NodeState(rec.State)
+		setReason := func() {
+			if r.Reason != "" {
+				rec.Reason, rec.ReasonTime, rec.ReasonUID = r.Reason, now, r.ReasonUID
+			}
+		}
+		switch strings.ToUpper(r.State) {
+		case "":
+			setReason()
+		case "DOWN":
+			st = (st &^ (states.NodeStateBase | states.NodeFail)) | states.NodeDown
+			setReason()
+			for _, j := range c.t.jobsOnNode(name) {
+				if ended[j.JobID] {
+					continue
+				}
+				ended[j.JobID] = true
+				if j.state().IsCompleting() {
+					chs = append(chs, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
+					continue
+				}
+				chs = append(chs, c.nodeFailChange(j, now)) // job_requeue.go
+				ends = append(ends, terminated{jobID: j.JobID, nodes: append([]string(nil), j.Nodes...)})
+			}
+		case "DRAIN":
+			st |= states.NodeDrain
+			setReason()
+		case "FAIL":
+			st |= states.NodeDrain | states.NodeFail
+			setReason()
+		case "RESUME", "IDLE":
+			if strings.EqualFold(r.State, "RESUME") && st.Base() != states.NodeDown &&
+				st&(states.NodeDrain|states.NodeFail) == 0 {
+				c.mu.Unlock()
+				return nil, slurmErr(errnoInvalidNodeState)
+			}
+			if st.Base() == states.NodeDown {
+				// Back to service now; the health check sets it DOWN again if slurmd is silent.
+				st = (st &^ states.NodeStateBase) | states.NodeIdle
+				n.lastContact = now
+			}
+			st &^= states.NodeDrain | states.NodeFail
+			rec.Reason, rec.ReasonTime, rec.ReasonUID = "", 0, 0
+		case "UNDRAIN":
+			st &^= states.NodeDrain
+			if st.Base() != states.NodeDown && st&states.NodeFail == 0 {
+				rec.Reason, rec.ReasonTime, rec.ReasonUID = "", 0, 0
+			}
+		default:
+			c.mu.Unlock()
+			return nil, slurmErr(errnoInvalidNodeState)
+		}
+		rec.State = uint32(st)
+		chs = append(chs, updateNode{rec: rec})
+	}
+	p, err := c.apply(chs)
+	c.mu.Unlock()
+	if err != nil {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "node update not applied: %v", err)
+	}
+	if err := p.Wait(ctx); err != nil {
+		return nil, durabilityError(err)
+	}
+	c.log.Info("nodes updated", "nodes", r.NodeNames, "state", r.State, "reason", r.Reason, "uid", id.UID)
+	for _, e := range ends {
+		for _, n := range e.nodes {
+			c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
+		}
+	}
+	c.wake()
+	return &wire.OK{}, nil
+}

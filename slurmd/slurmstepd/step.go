@@ -1,0 +1,336 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/filepattern"
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmd/stepd"
+	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
+	"github.com/orbit-hpc/orbit/srun/multiprog"
+	"github.com/orbit-hpc/orbit/srun/stepio"
+)
+
+// Slurm errnos a step launch fails with (slurm_errno.h, 22.05).
+const errnoExecveFailed int32 = 4020 // ESLURMD_EXECVE_FAILED
+
+// runStep supervises one node's tasks of an srun step (slurmstepd --step LAUNCH_FILE).
+func runStep(path string) int {
+	ready := os.NewFile(stepdlaunch.ReadyFD, "ready")
+	failStep := func(errno int32, text string) {
+		if ready == nil {
+			fmt.Fprintln(os.Stderr, "slurmstepd: error:", text)
+			return
+		}
+		stepdlaunch.WriteStepFailure(ready, errno, text)
+		ready.Close()
+	}
+	l, err := stepdlaunch.ReadStep(path)
+	if err != nil {
+		failStep(errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
+		return 1
+	}
+	// The launch file has served: the state file is what a restarted slurmd reads.
+	os.Remove(path)
+	m := &l.Msg
+	log := logger(l.LogFile, l.Debug)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, syscall.SIGINT, syscall.SIGHUP)
+	signal.Ignore(syscall.SIGPIPE)
+
+	timeout := time.Duration(l.MessageTimeout) * time.Second
+	if timeout <= 0 {
+		timeout = wire.DefaultMessageTimeout
+	}
+	conn, err := net.DialTimeout("tcp", m.IOAddr, timeout)
+	if err != nil {
+		failStep(wire.ErrnoSlurmError, fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err))
+		return 1
+	}
+	out := stepio.NewWriter(conn)
+	if err := out.Write(stepio.Hello, m.NodeID, m.IOKey); err != nil {
+		conn.Close()
+		failStep(wire.ErrnoSlurmError, fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err))
+		return 1
+	}
+	// srun may be gone (killed) while the tasks run on: their output is then dropped rather
+	// than left to fill the pipes and stop them.
+	sink := &srunSink{w: out}
+	spec, stdin, err := stepSpec(l, sink)
+	if err != nil {
+		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
+		conn.Close()
+		failStep(errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
+		return 1
+	}
+	spec.TaskExited = func(e stepd.TaskExit) {
+		sink.write(stepio.Exit, uint32(e.Rank), stepio.ExitData(e.Status))
+	}
+	step, err := stepd.Start(spec)
+	if err != nil {
+		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
+		conn.Close()
+		log.Error("step launch failed", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "err", err)
+		failStep(errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
+		return 1
+	}
+	if ready != nil {
+		io.WriteString(ready, stepdlaunch.Ready+"\n")
+		ready.Close()
+	}
+	log.Info("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
+	go readStdin(conn, stdin)
+	var cancelOnce sync.Once // a -K kill and the job's terminate may both arrive
+	for waiting := true; waiting; {
+		select {
+		case s := <-sigs:
+			switch s {
+			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout:
+				log.Info("killing step", "job", m.JobID, "step", m.StepID, "signal", s)
+				cancelOnce.Do(func() { cancelled(l, sink, spec, s == stepdlaunch.SigTimeout) })
+				step.Kill()
+			}
+			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
+		case <-step.Done():
+			waiting = false
+		}
+	}
+	exits := step.Wait()
+	conn.Close()
+	stepd.RemoveState(step.StatePath()) // and the job's directory, once empty
+	log.Info("step ended", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "exit", stepd.StepExit(exits).String())
+	return 0
+}
+
+// cancelled writes slurmstepd's "*** STEP ... CANCELLED AT ... ***" line where the node's
+// first task's stderr goes when that is srun, as Slurm's slurmstepd logs it there.
+func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, timeout bool) {
+	if len(spec.Tasks) == 0 || spec.Tasks[0].Stderr.Writer == nil {
+		return
+	}
+	why := ""
+	if timeout {
+		why = " DUE TO TIME LIMIT"
+	}
+	msg := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s%s ***\n", l.NodeName,
+		l.Msg.JobID, l.Msg.StepID, l.NodeName, time.Now().Format("2006-01-02T15:04:05"), why)
+	sink.write(stepio.Stderr, uint32(spec.Tasks[0].Rank), []byte(msg))
+}
+
+// srunSink sends frames to srun until the first failure, then drops them: the tasks must not
+// stop because srun went away.
+type srunSink struct {
+	w    *stepio.Writer
+	mu   sync.Mutex
+	dead bool
+}
+
+func (s *srunSink) write(typ byte, rank uint32, data []byte) {
+	s.mu.Lock()
+	dead := s.dead
+	s.mu.Unlock()
+	if dead {
+		return
+	}
+	if err := s.w.Write(typ, rank, data); err != nil {
+		s.mu.Lock()
+		s.dead = true
+		s.mu.Unlock()
+	}
+}
+
+// task is an io.Writer for one task's stream.
+func (s *srunSink) task(typ byte, rank uint32) io.Writer {
+	return sinkWriter{s: s, typ: typ, rank: rank}
+}
+
+type sinkWriter struct {
+	s    *srunSink
+	typ  byte
+	rank uint32
+}
+
+func (w sinkWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		w.s.write(w.typ, w.rank, p)
+	}
+	return len(p), nil
+}
+
+// stepSpec builds the tasks of the launch. Each task runs through a /bin/sh shim that sets
+// its own variables (SLURM_PROCID, SLURM_LOCALID, SLURM_TASK_PID) and execs the command, so
+// the task keeps the shim's pid; stepd gives all tasks of a step one environment. A command
+// that cannot be found on the step's PATH is started as given, so that stepd reports the
+// failed execve as Slurm does ("execve(): cmd: No such file or directory", exit code 2).
+// Per-task file names (srun -o/-e/-i) are expanded here, as slurmstepd does; the writers
+// returned are the stdin pipes of the tasks that read srun's stdin.
+func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWriter, error) {
+	m := &l.Msg
+	env := append([]string(nil), m.Environment...)
+	env = append(env, "SLURMD_NODENAME="+l.NodeName)
+	workDir := m.WorkDir
+	if workDir == "" {
+		workDir = "/"
+	}
+	killWait := int(m.KillWait)
+	if killWait == 0 {
+		killWait = l.KillWait
+	}
+	spec := stepd.StepSpec{
+		JobID: m.JobID, StepID: strconv.FormatUint(uint64(m.StepID), 10), NodeName: l.NodeName, Spool: l.Spool,
+		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, KillWait: killWait,
+	}
+	if m.TimeLimit != 0 && m.TimeLimit != wireInfinite && m.TimeLimit != noVal {
+		spec.TimeLimit = int(m.TimeLimit) * 60
+	}
+	host, _ := os.Hostname()
+	if i := strings.IndexByte(host, '.'); i > 0 {
+		host = host[:i] // Slurm's conf->hostname is the short name
+	}
+	f := filepattern.Fields{JobID: m.JobID, StepID: spec.StepID, NodeIndex: int(m.NodeID), FirstNode: host}
+	if u, err := user.LookupId(strconv.FormatUint(uint64(m.UserID), 10)); err == nil {
+		f.User = u.Username
+	}
+	appendMode := l.JobFileAppend
+	switch jobspec.OpenMode(m.OpenMode) {
+	case jobspec.OpenModeAppend:
+		appendMode = true
+	case jobspec.OpenModeTruncate:
+		appendMode = false
+	}
+	path := func(names []string, i int, rank uint32) string {
+		if i >= len(names) || names[i] == "" {
+			return ""
+		}
+		f.TaskID = int(rank)
+		return filepattern.StepTaskPath(names[i], workDir, f)
+	}
+	// srun -l labels what tasks write to per-task files too, as wide as srun's labels.
+	labelWidth := -1 // no labels
+	if v, _ := lookup(env, "SLURM_LABELIO"); v == "1" {
+		n, _ := lookup(env, "SLURM_STEP_NUM_TASKS")
+		tasks, _ := strconv.Atoi(n)
+		labelWidth = len(strconv.Itoa(max(tasks, 1) - 1))
+	}
+	taskLabel := func(rank uint32) string {
+		if labelWidth < 0 {
+			return ""
+		}
+		return fmt.Sprintf("%*d: ", labelWidth, rank)
+	}
+	var stdin []*io.PipeWriter
+	for i, rank := range m.Ranks {
+		t := stepd.Task{Rank: int(rank), LocalID: i, Stdin: stepd.Stdio{Path: os.DevNull}}
+		argv := m.Argv
+		if m.MultiProg != "" {
+			var err error
+			if argv, err = multiprog.TaskArgv(m.MultiProg, int(rank), m.Argv[1:]); err != nil {
+				return spec, nil, fmt.Errorf("--multi-prog: task %d: %v", rank, err)
+			}
+		}
+		if cmd, found := lookPath(argv[0], env, workDir); found {
+			script := fmt.Sprintf("export SLURM_PROCID=%d SLURM_LOCALID=%d SLURM_TASK_PID=$$; exec \"$@\"", rank, i)
+			t.Argv = append([]string{"/bin/sh", "-c", script, "slurmstepd-" + l.NodeName, cmd}, argv[1:]...)
+		} else {
+			t.Argv = append([]string(nil), argv...)
+		}
+		t.Stdout = stepd.Stdio{Writer: sink.task(stepio.Stdout, rank)}
+		t.Stderr = stepd.Stdio{Writer: sink.task(stepio.Stderr, rank)}
+		if p := path(m.StdOut, i, rank); p != "" {
+			t.Stdout = stepd.Stdio{Path: p, Label: taskLabel(rank), Append: appendMode}
+		}
+		if p := path(m.StdErr, i, rank); p != "" {
+			t.Stderr = stepd.Stdio{Path: p, Label: taskLabel(rank), Append: appendMode}
+		}
+		streamIn := int32(rank) == m.StdinRank
+		if len(m.StdIn) > 0 {
+			streamIn = i < len(m.StdIn) && m.StdIn[i] == ""
+			if p := path(m.StdIn, i, rank); p != "" {
+				t.Stdin = stepd.Stdio{Path: p}
+			}
+		}
+		if streamIn {
+			r, w := io.Pipe()
+			t.Stdin = stepd.Stdio{Reader: r}
+			stdin = append(stdin, w)
+		}
+		spec.Tasks = append(spec.Tasks, t)
+	}
+	return spec, stdin, nil
+}
+
+// readStdin copies srun's Stdin frames into the pipes of the tasks reading it until StdinEOF
+// or the end of the connection.
+func readStdin(conn net.Conn, ws []*io.PipeWriter) {
+	r := stepio.NewReader(conn)
+	defer func() {
+		for _, w := range ws {
+			w.Close()
+		}
+	}()
+	for {
+		f, err := r.Read()
+		if err != nil {
+			return
+		}
+		switch f.Type {
+		case stepio.Stdin:
+			open := ws[:0]
+			for _, w := range ws {
+				if _, err := w.Write(f.Data); err == nil {
+					open = append(open, w) // a task that closed its stdin gets no more
+				}
+			}
+			ws = open
+		case stepio.StdinEOF:
+			for _, w := range ws {
+				w.Close()
+			}
+			ws = nil
+		}
+	}
+}
+
+// lookPath finds cmd as execvp would with the step's PATH; a name with a slash is taken
+// relative to the working directory.
+func lookPath(cmd string, env []string, workDir string) (string, bool) {
+	isExec := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+	}
+	if strings.Contains(cmd, "/") {
+		p := cmd
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(workDir, p)
+		}
+		return p, isExec(p)
+	}
+	path := "/usr/local/bin:/usr/bin:/bin"
+	if v, ok := lookup(env, "PATH"); ok {
+		path = v
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(workDir, dir)
+		}
+		if p := filepath.Join(dir, cmd); isExec(p) {
+			return p, true
+		}
+	}
+	return cmd, false
+}

@@ -1,0 +1,90 @@
+package stepdlaunch
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// An srun step runs under one slurmstepd per node, as in Slurm: slurmd writes a Step launch
+// file and starts `slurmstepd --step FILE`; the stepd connects to srun's I/O port itself
+// (srun/stepio), so the tasks' output keeps reaching srun while slurmd restarts. It answers
+// on the readiness pipe like a batch stepd, except that a failure carries the Slurm errno
+// slurmd answers srun with (StepFailure). SigCancel and SigTimeout end the step; other
+// signals for the tasks (srun's Ctrl-C, scancel --signal) go to the tasks' process groups
+// directly, found in the step's state file (slurmd/stepd).
+
+// Step is the content of an srun step's launch file.
+type Step struct {
+	Msg      wire.LaunchTasks `codec:"msg"`
+	NodeName string           `codec:"node_name"`
+	Spool    string           `codec:"spool"` // the node's SlurmdSpoolDir, %n/%h expanded
+	// MessageTimeout bounds the connection to srun, in seconds.
+	MessageTimeout int    `codec:"message_timeout"`
+	KillWait       int    `codec:"kill_wait"` // seconds, slurm.conf's when the launch has none
+	LogFile        string `codec:"log_file"`  // where the stepd logs ("" = stderr)
+	Debug          bool   `codec:"debug"`
+	JobFileAppend  bool   `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
+}
+
+// StepPath is the launch file of step stepID of job jobID under spool.
+func StepPath(spool string, jobID, stepID uint32) string {
+	return filepath.Join(spool, fmt.Sprintf("job%05d", jobID), "step_"+strconv.FormatUint(uint64(stepID), 10)+".launch")
+}
+
+// WriteStep writes s to path, mode 0600, atomically.
+func WriteStep(path string, s *Step) error { return writeFile(path, s) }
+
+// ReadStep reads an srun step's launch file.
+func ReadStep(path string) (*Step, error) {
+	s := new(Step)
+	if err := readFile(path, s); err != nil {
+		return nil, err
+	}
+	if s.Msg.JobID == 0 || s.NodeName == "" || s.Spool == "" {
+		return nil, fmt.Errorf("launch file %s: missing job id, node name or spool directory", path)
+	}
+	if len(s.Msg.Argv) == 0 || len(s.Msg.Ranks) == 0 {
+		return nil, fmt.Errorf("launch file %s: no command or no tasks", path)
+	}
+	return s, nil
+}
+
+// StepFailure is why a step's slurmstepd did not start the tasks: the Slurm errno slurmd
+// answers srun with, and the text.
+type StepFailure struct {
+	Errno int32
+	Text  string
+}
+
+func (f *StepFailure) Error() string { return f.Text }
+
+// WriteStepFailure writes a step failure as the readiness line ("errno N TEXT").
+func WriteStepFailure(w io.Writer, errno int32, text string) {
+	fmt.Fprintf(w, "errno %d %s\n", errno, strings.ReplaceAll(text, "\n", " "))
+}
+
+// ReadStepReady reads a step stepd's answer: nil once the tasks run, a *StepFailure when the
+// stepd said why not, another error when it said nothing.
+func ReadStepReady(r io.Reader) error {
+	line, err := readLine(r)
+	switch {
+	case line == Ready:
+		return nil
+	case line == "" && err == nil:
+		return fmt.Errorf("slurmstepd exited before starting the tasks")
+	case line == "":
+		return err
+	}
+	if rest, ok := strings.CutPrefix(line, "errno "); ok {
+		num, text, _ := strings.Cut(rest, " ")
+		if n, perr := strconv.ParseInt(num, 10, 32); perr == nil {
+			return &StepFailure{Errno: int32(n), Text: text}
+		}
+	}
+	return err
+}

@@ -1,0 +1,4 @@
+#!/bin/bash
+#SBATCH -o previous.log
+#SBATCH --open-mode=append
+echo "appended by this job"

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -o crlf.out
+echo "edited on windows"

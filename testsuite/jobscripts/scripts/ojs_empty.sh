@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -J ojs_empty
+#SBATCH --time=1

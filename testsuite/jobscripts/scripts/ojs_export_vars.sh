@@ -1,0 +1,5 @@
+#!/bin/bash
+#SBATCH --export=ALL,OMP_NUM_THREADS=4,MODE=fast
+#SBATCH --output=export_vars.out
+echo "OMP_NUM_THREADS=$OMP_NUM_THREADS MODE=$MODE MYSITE_VAR=${MYSITE_VAR:-unset}"
+echo "SLURM_EXPORT_ENV=$SLURM_EXPORT_ENV"

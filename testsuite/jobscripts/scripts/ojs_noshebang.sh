@@ -1,0 +1,2 @@
+#SBATCH -o noshebang.out
+echo "no interpreter line"

@@ -1,0 +1,4 @@
+#!/bin/bash
+#SBATCH --parsable
+#SBATCH -o parsable-%j.out
+echo "submitted with --parsable"

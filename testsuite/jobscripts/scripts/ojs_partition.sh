@@ -1,0 +1,4 @@
+#!/bin/bash
+#SBATCH -p debug
+#SBATCH -o partition.out
+echo "partition $SLURM_JOB_PARTITION"

@@ -1,0 +1,4 @@
+#!/bin/bash
+#SBATCH --output=previous.log
+#SBATCH --open-mode=truncate
+echo "previous contents are gone"

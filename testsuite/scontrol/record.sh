@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# record.sh: runs the scontrol scenario (scenario.txt) against the live reference Slurm and
+# stores each step's stdout, stderr and exit code under testdata/reference/. Jobs are named
+# qsc-*, use fixed options and are cancelled at the end; the shared node is never drained
+# (only node-update error cases are recorded). Needs /tmp/slurm-anchor/env.sh.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source /tmp/slurm-anchor/env.sh
+out="$here/testdata/reference"
+rm -rf "$out" && mkdir -p "$out"
+work=$(mktemp -d /tmp/qsc.XXXXXX)
+cd "$work"
+A=$(/usr/bin/sbatch --parsable -H --job-name=qsc-held --mem=100M -o /dev/null --wrap 'sleep 300')
+B=$(/usr/bin/sbatch --parsable --job-name=qsc-run -n2 -t 10 --mem=100M -o /dev/null --wrap 'sleep 300')
+trap '/usr/bin/scancel "$A" "$B" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 60); do
+  [ "$(/usr/bin/squeue -h -j "$B" -o %T)" = RUNNING ] && break
+  sleep 1
+done
+echo "$A $B" > "$out/ids"
+n=0
+while IFS= read -r line; do
+  [ -z "$line" ] && continue
+  case "$line" in \#*) continue ;; esac
+  n=$((n + 1))
+  args=${line//@A/$A}
+  args=${args//@B/$B}
+  # shellcheck disable=SC2086
+  set +e
+  /usr/bin/scontrol $args > "$out/$n.out" 2> "$out/$n.err"
+  echo $? > "$out/$n.rc"
+  set -e
+done < "$here/testdata/scenario.txt"
+echo "record: $n steps"
