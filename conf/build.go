@@ -208,6 +208,13 @@ func (l *loader) scalars(c *Config) {
 	c.TopologyPlugin = or(c.str("TopologyPlugin"), "topology/none")
 	c.JobAcctGatherType = or(c.str("JobAcctGatherType"), "jobacct_gather/none")
 	c.AccountingStorageType = or(c.str("AccountingStorageType"), "accounting_storage/none")
+	switch c.AccountingStorageType {
+	case AccountingNone, AccountingSlurmdbd, AccountingOrbit:
+	default:
+		// Slurm's slurmctld dies on a plugin it cannot load; Orbit refuses it up front.
+		l.errorf("AccountingStorageType", "AccountingStorageType=%s is not supported (use %s, %s or %s)",
+			c.AccountingStorageType, AccountingOrbit, AccountingSlurmdbd, AccountingNone)
+	}
 	c.JobCompType = or(c.str("JobCompType"), "jobcomp/none")
 	c.GresTypes = c.str("GresTypes")
 	c.Licenses = c.str("Licenses")

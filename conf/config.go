@@ -70,15 +70,21 @@ type Config struct {
 	SelectTypeParameters string
 	PriorityType         string
 	// Priority holds the priority/multifactor settings (see PriorityConfig).
-	Priority              PriorityConfig
-	PreemptType           string
-	PreemptMode           string
-	ProctrackType         string
-	TaskPlugin            string
-	MpiDefault            string
-	SwitchType            string
-	TopologyPlugin        string
-	JobAcctGatherType     string
+	Priority          PriorityConfig
+	PreemptType       string
+	PreemptMode       string
+	ProctrackType     string
+	TaskPlugin        string
+	MpiDefault        string
+	SwitchType        string
+	TopologyPlugin    string
+	JobAcctGatherType string
+	// AccountingStorageType selects job accounting (what sacct reads). Orbit has no slurmdbd:
+	// accounting is embedded, kept by slurmctld in SQLite beside its state in
+	// StateSaveLocation. "accounting_storage/orbit" names it (the quick start's value), and
+	// "accounting_storage/slurmdbd" selects the same store, so a migrating site's slurm.conf
+	// gets a working sacct unchanged (AccountingStorageHost/Port are then unused).
+	// "accounting_storage/none" (Slurm's default) disables sacct as in Slurm.
 	AccountingStorageType string
 	JobCompType           string
 	GresTypes             string
@@ -297,4 +303,16 @@ func (c *Config) boolean(key string) bool {
 	}
 	b, _ := parseBool(key, v)
 	return b
+}
+
+// AccountingStorageType values Orbit accepts (see Config.AccountingStorageType).
+const (
+	AccountingNone     = "accounting_storage/none"
+	AccountingSlurmdbd = "accounting_storage/slurmdbd"
+	AccountingOrbit    = "accounting_storage/orbit"
+)
+
+// AccountingEnabled says whether sacct has data to read: any AccountingStorageType but none.
+func (c *Config) AccountingEnabled() bool {
+	return c.AccountingStorageType != AccountingNone
 }

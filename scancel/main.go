@@ -1,20 +1,22 @@
-// Command scancel is Orbit's `scancel`: it cancels or signals jobs with Slurm 22.05's options,
-// messages and exit codes. Job ids are sent as given; filters (-u, -n, -t, -p) are resolved
-// against the job table (MsgJobInfo) and then one MsgKillJob goes per job, as Slurm's scancel
-// does.
+// Command scancel is Orbit's `scancel`: it cancels or signals jobs, array tasks and steps
+// with Slurm 22.05's options, messages and exit codes. As Slurm's scancel does: job ids
+// alone (no filter, no step, no signal) are sent as given; otherwise the job table
+// (MsgJobInfo) is loaded, the ids are checked against it, the filters (-A -n -p -q -R -t -u
+// -w --wckey) select jobs, and one MsgKillJob goes per job or step, pending jobs first.
 //
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
 
 import (
+	"bufio"
 	"context"
 	_ "embed"
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
-	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -26,21 +28,25 @@ var helpText string
 var usageText string
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args, os.LookupEnv, os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(argv []string, stdout, stderr io.Writer) int {
-	p, code := parseArgs(argv, stderr)
+// canceller is one scancel run against the controller.
+type canceller struct {
+	p      *params
+	c      *cmdclient.Client
+	ctx    context.Context
+	stdin  *bufio.Reader
+	stdout io.Writer
+	stderr io.Writer
+	rc     int32 // the largest errno kept, as Slurm's MAX(rc, error_code)
+}
+
+func run(argv []string, getenv func(string) (string, bool), stdin io.Reader, stdout, stderr io.Writer) int {
+	p, code := parseArgs(argv, getenv, stderr)
 	if code >= 0 {
 		if p != nil {
-			switch p.action {
-			case actHelp:
-				io.WriteString(stdout, helpText)
-			case actUsage:
-				io.WriteString(stdout, usageText)
-			case actVersion:
-				fmt.Fprintln(stdout, version.String())
-			}
+			cmdclient.PrintInfo(stdout, p.info, helpText, usageText)
 		}
 		return code
 	}
@@ -48,54 +54,144 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "scancel", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(len(p.jobs)+2)*(2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second))
+	per := 2*c.MessageTimeout + time.Duration(c.ConnectRetries)*time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(len(p.targets)+2)*per)
 	defer cancel()
+	k := &canceller{p: p, c: c, ctx: ctx, stdin: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
+	if p.noFilter() {
+		k.byString()
+	} else if !k.byRecords() {
+		return 1
+	}
+	return cmdclient.ExitStatus(k.rc)
+}
 
-	targets := p.jobs
-	if p.hasFilter() {
-		var rep wire.JobInfoReply
-		if err := c.Call(ctx, wire.MsgJobInfo, &wire.JobInfoRequest{}, &rep); err != nil {
-			fmt.Fprintf(stderr, "scancel: error: slurm_load_jobs error: %s\n", cmdclient.AsError(err).Text)
-			return 1
-		}
-		targets = p.resolve(rep.Jobs)
-		if len(targets) == 0 {
-			if p.verbose > 0 {
-				fmt.Fprintf(stderr, "scancel: error: No active jobs match ALL job filters, including: %s\n", p.filterText())
-			}
-			return 0
+// noFilter is Slurm's has_default_opt() && !has_job_steps(): only job ids were given.
+func (p *params) noFilter() bool {
+	if p.account != "" || p.batch || p.interactive || p.name != "" || p.partition != "" || p.qos != "" ||
+		p.reservation != "" || p.signal != noSignal || p.stateSet || p.userName != "" || p.wckey != "" ||
+		p.nodelist != "" {
+		return false
+	}
+	for _, t := range p.targets {
+		if t.step != noStep {
+			return false
 		}
 	}
-	rc := 0
-	for _, t := range targets {
-		req := &wire.KillJobRequest{JobID: t.id, ArrayTaskID: t.task, Signal: p.signal, Flags: p.flags}
-		if p.verbose > 0 {
-			fmt.Fprintf(stderr, "scancel: %s %s\n", p.verb(), t)
-		}
-		var rep wire.KillJobReply
-		err := c.Call(ctx, wire.MsgKillJob, req, &rep)
-		var e *cmdclient.Error
-		switch {
-		case err != nil:
-			e = cmdclient.AsError(err)
-		case rep.Errno != 0:
-			e = &cmdclient.Error{Errno: rep.Errno, Text: rep.Text}
-			if e.Text == "" {
-				e = cmdclient.NewError(rep.Errno)
-			}
-		}
-		if e == nil {
-			continue
-		}
-		// A job that does not exist or already ended is reported only with -v, and is not a
-		// failure (Slurm 22.05).
-		quiet := e.Errno == cmdclient.ErrnoInvalidJobID || e.Errno == cmdclient.ErrnoAlreadyDone
-		if !quiet || p.verbose > 0 {
-			fmt.Fprintf(stderr, "scancel: error: Kill job error on job id %s: %s\n", t, e.Text)
-		}
-		if !quiet {
-			rc = cmdclient.ExitStatus(e.Errno)
-		}
+	return true
+}
+
+func (k *canceller) verbosef(format string, a ...any) {
+	if k.p.verbose > 0 {
+		fmt.Fprintf(k.stderr, "scancel: "+format+"\n", a...)
 	}
-	return rc
+}
+
+func (k *canceller) errorf(format string, a ...any) {
+	fmt.Fprintf(k.stderr, "scancel: error: "+format+"\n", a...)
+}
+
+// keep records a failure's errno for the exit status.
+func (k *canceller) keep(errno int32) { k.rc = max(k.rc, errno) }
+
+// byString sends each operand as given (Slurm's _signal_job_by_str).
+func (k *canceller) byString() {
+	for _, t := range k.p.targets {
+		k.cancelJob(t.jobString(), t)
+	}
+}
+
+// cancelJob signals or cancels one job, array task or array (Slurm's _cancel_job_id).
+func (k *canceller) cancelJob(idStr string, t target) {
+	p := k.p
+	sig := p.signal
+	sigSet := sig != noSignal
+	if !sigSet {
+		sig = uint16(syscall.SIGKILL)
+	}
+	var flags uint16
+	jobType := ""
+	if p.batch {
+		flags |= wire.KillBatchOnly
+		jobType = "batch "
+	}
+	if p.full {
+		flags |= wire.KillFullJob
+		jobType = "full "
+	}
+	if p.hurry {
+		flags |= wire.KillHurry
+	}
+	if !sigSet {
+		k.verbosef("Terminating %sjob %s", jobType, idStr)
+	} else {
+		k.verbosef("Signal %d to %sjob %s", sig, jobType, idStr)
+	}
+	task := t.task
+	if task == allTasks {
+		task = wire.NoVal // every task of the array
+	}
+	req := &wire.KillJobRequest{JobID: t.id, ArrayTaskID: task, Signal: wireSignal(sig, sigSet), Flags: flags}
+	e := k.call(req)
+	if e == nil {
+		return
+	}
+	done := e.Errno == cmdclient.ErrnoAlreadyDone || e.Errno == cmdclient.ErrnoInvalidJobID
+	if p.verbose > 0 || !done {
+		k.errorf("Kill job error on job id %s: %s", idStr, e.Text)
+	}
+	if done && sig == uint16(syscall.SIGKILL) {
+		return // the job is gone already: not a failure
+	}
+	k.keep(e.Errno)
+}
+
+// cancelStep signals or cancels one step (Slurm's _cancel_step_id).
+func (k *canceller) cancelStep(idStr string, job, step uint32) {
+	sig := k.p.signal
+	sigSet := sig != noSignal
+	if !sigSet {
+		sig = uint16(syscall.SIGKILL)
+	}
+	if sig == uint16(syscall.SIGKILL) {
+		k.verbosef("Terminating step %s.%d", idStr, step)
+	} else {
+		k.verbosef("Signal %d to step %s.%d", sig, idStr, step)
+	}
+	req := &wire.KillJobRequest{JobID: job, ArrayTaskID: wire.NoVal, Signal: wireSignal(sig, sigSet), Step: true, StepID: step}
+	e := k.call(req)
+	if e == nil {
+		return
+	}
+	if k.p.verbose > 0 || e.Errno != cmdclient.ErrnoAlreadyDone {
+		// Slurm names the job only here, not the step.
+		k.errorf("Kill job error on job step id %s: %s", idStr, e.Text)
+	}
+	if e.Errno == cmdclient.ErrnoAlreadyDone && sig == uint16(syscall.SIGKILL) {
+		return
+	}
+	k.keep(e.Errno)
+}
+
+// wireSignal is the signal the controller gets: 0 for a plain cancel.
+func wireSignal(sig uint16, set bool) int32 {
+	if !set {
+		return 0
+	}
+	return int32(sig)
+}
+
+// call sends one kill request; nil when it succeeded.
+func (k *canceller) call(req *wire.KillJobRequest) *cmdclient.Error {
+	var rep wire.KillJobReply
+	if err := k.c.Call(k.ctx, wire.MsgKillJob, req, &rep); err != nil {
+		return cmdclient.AsError(err)
+	}
+	if rep.Errno == 0 {
+		return nil
+	}
+	if rep.Text == "" {
+		return cmdclient.NewError(rep.Errno)
+	}
+	return &cmdclient.Error{Errno: rep.Errno, Text: rep.Text}
 }

@@ -3,67 +3,57 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"os/user"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
-	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-type action int
+// noSignal is Slurm's NO_VAL16 for --signal: no signal given, so the job is cancelled.
+const noSignal = 0xfffe
 
-const (
-	actCancel action = iota
-	actHelp
-	actUsage
-	actVersion
-)
-
-// params is one scancel invocation.
+// params is one scancel invocation (Slurm's opt_t).
 type params struct {
-	action  action
-	jobs    []target
-	signal  int32 // 0 = cancel
-	flags   uint16
-	verbose int
-
-	user     string
-	uid      uint32
-	userSet  bool
-	name     string
-	state    states.JobState
-	stateSet bool
-	part     string
+	info        cmdclient.Info
+	targets     []target
+	raw         []string // the operands, split at commas, as the no-filter path sends them
+	signal      uint16   // noSignal: cancel
+	batch, full bool
+	hurry       bool
+	interactive bool
+	verbose     int // -1 with --quiet
+	account     string
+	name        string
+	nodelist    string
+	partition   string
+	qos         string
+	reservation string
+	state       states.JobState
+	stateSet    bool
+	userName    string
+	uid         uint32
+	wckey       string
+	sibling     string
 }
 
-// target is one job, array task ("id_task") or whole array to signal.
-type target struct {
-	id   uint32
-	task uint32 // wire.NoVal: the job itself / every task
-}
-
-func (t target) String() string {
-	if t.task == wire.NoVal {
-		return strconv.FormatUint(uint64(t.id), 10)
-	}
-	return fmt.Sprintf("%d_%d", t.id, t.task)
-}
-
+// opts is scancel's getopt_long table in Slurm 22.05's order.
 var opts = []cmdclient.Opt{
 	{Long: "account", Short: 'A', Arg: cmdclient.RequiredArg},
 	{Long: "batch", Short: 'b'},
 	{Long: "ctld"},
-	{Long: "clusters", Short: 'M', Arg: cmdclient.RequiredArg},
-	{Long: "cron"},
 	{Long: "full", Short: 'f'},
 	{Long: "help"},
 	{Long: "hurry", Short: 'H'},
 	{Long: "interactive", Short: 'i'},
-	{Long: "name", Short: 'n', Arg: cmdclient.RequiredArg},
+	{Long: "cluster", Short: 'M', Arg: cmdclient.RequiredArg, Val: "M"},
+	{Long: "clusters", Arg: cmdclient.RequiredArg, Val: "M"},
+	{Long: "jobname", Short: 'n', Arg: cmdclient.RequiredArg, Val: "n"},
+	{Long: "me"},
+	{Long: "name", Arg: cmdclient.RequiredArg, Val: "n"},
 	{Long: "nodelist", Short: 'w', Arg: cmdclient.RequiredArg},
 	{Long: "partition", Short: 'p', Arg: cmdclient.RequiredArg},
 	{Long: "qos", Short: 'q', Arg: cmdclient.RequiredArg},
@@ -79,41 +69,56 @@ var opts = []cmdclient.Opt{
 	{Long: "wckey", Arg: cmdclient.RequiredArg},
 }
 
-func parseArgs(argv []string, stderr io.Writer) (*params, int) {
-	p := &params{}
+// parseArgs reads SCANCEL_* and the command line. code is -1 to go on, or the exit status
+// (after help/usage/version, or an error already printed).
+func parseArgs(argv []string, getenv func(string) (string, bool), stderr io.Writer) (*params, int) {
+	p := &params{signal: noSignal}
 	prog := "scancel"
 	if len(argv) > 0 {
 		prog = argv[0]
-	}
-	found, operands, err := cmdclient.Getopt(prog, argv[1:], opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "%v\nTry \"scancel --help\" for more information\n", err)
-		return nil, 1
 	}
 	fail := func(format string, a ...any) (*params, int) {
 		fmt.Fprintf(stderr, "scancel: error: "+format+"\n", a...)
 		return nil, 1
 	}
+	if code := p.fromEnv(getenv, stderr); code >= 0 {
+		return nil, code
+	}
+	found, operands, ok := cmdclient.ParseOptions("scancel", prog, argv[1:], opts, stderr)
+	if !ok {
+		return nil, 1
+	}
 	for _, f := range found {
 		switch f.Opt.Long {
+		case "account":
+			p.account = strings.ToLower(f.Value)
 		case "batch":
-			p.flags |= wire.KillBatchOnly
+			p.batch = true
+		case "ctld":
 		case "full":
-			p.flags |= wire.KillFullJob
-		case "help":
-			p.action = actHelp
-			return p, 0
-		case "usage":
-			p.action = actUsage
-			return p, 0
-		case "version":
-			p.action = actVersion
-			return p, 0
-		case "name":
+			p.full = true
+		case "hurry":
+			p.hurry = true
+		case "interactive":
+			p.interactive = true
+		case "cluster", "clusters":
+			return fail("Orbit serves one cluster; --clusters is not supported yet")
+		case "me":
+			p.userName = strconv.Itoa(os.Getuid())
+		case "jobname", "name":
 			p.name = f.Value
+		case "nodelist":
+			p.nodelist = f.Value
 		case "partition":
-			p.part = f.Value
+			p.partition = f.Value
+		case "qos":
+			p.qos = strings.ToLower(f.Value)
 		case "quiet":
+			p.verbose = -1
+		case "reservation":
+			p.reservation = f.Value
+		case "sibling":
+			p.sibling = f.Value
 		case "signal":
 			sig, ok := parseSignal(f.Value)
 			if !ok {
@@ -122,58 +127,174 @@ func parseArgs(argv []string, stderr io.Writer) (*params, int) {
 			}
 			p.signal = sig
 		case "state":
-			st, ok := states.ParseJobState(f.Value)
-			if !ok || !(st == states.JobPending || st == states.JobRunning || st == states.JobSuspended) {
-				fmt.Fprintf(stderr, "Invalid job state specified: %s\nValid job states are PENDING, RUNNING, and SUSPENDED\n", f.Value)
+			if !p.setState(f.Value, false, stderr) {
 				return nil, 1
 			}
-			p.state, p.stateSet = st, true
 		case "user":
-			uid, ok := lookupUser(f.Value)
-			if !ok {
-				return fail("Invalid user name: %s", f.Value)
-			}
-			p.user, p.uid, p.userSet = f.Value, uid, true
+			p.userName = f.Value
 		case "verbose":
 			p.verbose++
-		default:
-			return fail("option --%s is not supported by Orbit yet", f.Opt.Long)
+		case "wckey":
+			p.wckey = f.Value
+		case "help":
+			p.info = cmdclient.InfoHelp
+			return p, 0
+		case "usage":
+			p.info = cmdclient.InfoUsage
+			return p, 0
+		case "version":
+			p.info = cmdclient.InfoVersion
+			return p, 0
 		}
 	}
-	for _, op := range operands {
-		t, ok := parseTarget(op)
+	if len(operands) > 0 {
+		t, raw, err := parseIDs(operands)
+		if err != nil {
+			return fail("%v", err)
+		}
+		p.targets, p.raw = t, raw
+	}
+	if p.userName != "" {
+		uid, ok := lookupUser(p.userName)
 		if !ok {
-			return fail("Invalid job id %s", op)
+			return fail("Invalid user name: %s", p.userName)
 		}
-		p.jobs = append(p.jobs, t)
+		p.uid = uid
 	}
-	if len(p.jobs) == 0 && !p.hasFilter() {
+	if p.account == "" && len(p.targets) == 0 && p.name == "" && p.nodelist == "" && p.partition == "" &&
+		p.qos == "" && p.reservation == "" && !p.stateSet && p.userName == "" && p.wckey == "" {
 		return fail("No job identification provided")
+	}
+	if p.verbose > 2 {
+		p.listOptions(stderr)
 	}
 	return p, -1
 }
 
-// parseTarget parses one job id operand: "id", "id_task" or "id_[tasks]" (only the first two
-// so far; job steps "id.step" are refused as invalid until steps exist).
-func parseTarget(s string) (target, bool) {
-	idStr, taskStr, hasTask := strings.Cut(s, "_")
-	id, err := strconv.ParseUint(idStr, 10, 32)
-	if err != nil || id == 0 || id >= uint64(wire.NoVal) {
-		return target{}, false
-	}
-	t := target{id: uint32(id), task: wire.NoVal}
-	if hasTask {
-		task, err := strconv.ParseUint(taskStr, 10, 32)
-		if err != nil || task >= uint64(wire.NoVal) {
-			return target{}, false
+// fromEnv applies SCANCEL_* as Slurm's _opt_env does; code is -1, or 1 after an error.
+func (p *params) fromEnv(getenv func(string) (string, bool), stderr io.Writer) int {
+	boolEnv := func(name string, set func(bool)) {
+		v, ok := getenv(name)
+		if !ok {
+			return
 		}
-		t.task = uint32(task)
+		switch strings.ToLower(v) {
+		case "true", "t":
+			set(true)
+		case "false", "f":
+			set(false)
+		default:
+			fmt.Fprintf(stderr, "scancel: error: Unrecognized %s value: %s\n", name, v)
+		}
 	}
-	return t, true
+	if v, ok := getenv("SCANCEL_ACCOUNT"); ok {
+		p.account = strings.ToLower(v)
+	}
+	boolEnv("SCANCEL_BATCH", func(b bool) { p.batch = b })
+	boolEnv("SCANCEL_FULL", func(b bool) { p.full = b })
+	if _, ok := getenv("SCANCEL_HURRY"); ok {
+		p.hurry = true
+	}
+	boolEnv("SCANCEL_INTERACTIVE", func(b bool) { p.interactive = b })
+	if v, ok := getenv("SCANCEL_NAME"); ok {
+		p.name = v
+	}
+	if v, ok := getenv("SCANCEL_PARTITION"); ok {
+		p.partition = v
+	}
+	if v, ok := getenv("SCANCEL_QOS"); ok {
+		p.qos = strings.ToLower(v)
+	}
+	if v, ok := getenv("SCANCEL_STATE"); ok {
+		if !p.setState(v, true, stderr) {
+			return 1
+		}
+	}
+	if v, ok := getenv("SCANCEL_USER"); ok {
+		p.userName = v
+	}
+	boolEnv("SCANCEL_VERBOSE", func(b bool) {
+		p.verbose = 0
+		if b {
+			p.verbose = 1
+		}
+	})
+	if v, ok := getenv("SCANCEL_WCKEY"); ok {
+		p.wckey = v
+	}
+	if v, ok := getenv("SLURM_CLUSTERS"); ok {
+		fmt.Fprintf(stderr, "scancel: error: Orbit serves one cluster; SLURM_CLUSTERS=%s is not supported yet\n", v)
+		return 1
+	}
+	return -1
 }
 
-// signalNames are the names scancel accepts (with or without "SIG"), as sig_name2num knows
-// them.
+// setState applies -t (or SCANCEL_STATE): any job state name Slurm knows is accepted, though
+// only PENDING, RUNNING and SUSPENDED jobs can match.
+func (p *params) setState(v string, env bool, stderr io.Writer) bool {
+	st, ok := states.ParseJobState(v)
+	if !ok {
+		if env {
+			fmt.Fprintf(stderr, "Unrecognized SCANCEL_STATE value: %s\n", v)
+		} else {
+			fmt.Fprintf(stderr, "Invalid job state specified: %s\n", v)
+		}
+		fmt.Fprintf(stderr, "Valid job states are PENDING, RUNNING, and SUSPENDED\n")
+		return false
+	}
+	p.state, p.stateSet = st, true
+	return true
+}
+
+// listOptions is -vvv's dump of the options (Slurm's _opt_list).
+func (p *params) listOptions(w io.Writer) {
+	null := func(s string) string {
+		if s == "" {
+			return "(null)"
+		}
+		return s
+	}
+	tf := func(b bool) string {
+		if b {
+			return "true"
+		}
+		return "false"
+	}
+	line := func(k, v string) { fmt.Fprintf(w, "scancel: %-15s: %s\n", k, v) }
+	line("account", null(p.account))
+	line("batch", tf(p.batch))
+	line("ctld", tf(false))
+	line("full", tf(p.full))
+	line("hurry", tf(p.hurry))
+	line("interactive", tf(p.interactive))
+	line("job_name", null(p.name))
+	line("nodelist", null(p.nodelist))
+	line("partition", null(p.partition))
+	line("qos", null(p.qos))
+	line("reservation", null(p.reservation))
+	line("sibling", null(p.sibling))
+	if p.signal != noSignal {
+		line("signal", strconv.Itoa(int(p.signal)))
+	}
+	st := "?"
+	if p.stateSet {
+		st = p.state.String()
+	}
+	line("state", st)
+	line("user_id", strconv.FormatUint(uint64(p.uid), 10))
+	line("user_name", null(p.userName))
+	line("verbose", strconv.Itoa(p.verbose))
+	line("wckey", null(p.wckey))
+	for i, t := range p.targets {
+		if t.step == noStep {
+			fmt.Fprintf(w, "scancel: job_id[%d]      : %s\n", i, t)
+		} else {
+			fmt.Fprintf(w, "scancel: job_step_id[%d] : %s\n", i, t)
+		}
+	}
+}
+
+// signalNames are the names sig_name2num knows (with or without "SIG", any case).
 var signalNames = map[string]syscall.Signal{
 	"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "QUIT": syscall.SIGQUIT, "ABRT": syscall.SIGABRT,
 	"KILL": syscall.SIGKILL, "ALRM": syscall.SIGALRM, "TERM": syscall.SIGTERM, "USR1": syscall.SIGUSR1,
@@ -181,17 +302,24 @@ var signalNames = map[string]syscall.Signal{
 	"TSTP": syscall.SIGTSTP, "TTIN": syscall.SIGTTIN, "TTOU": syscall.SIGTTOU,
 }
 
-// parseSignal accepts a signal number or name (KILL, SIGKILL, any case).
-func parseSignal(s string) (int32, bool) {
-	if n, err := strconv.Atoi(s); err == nil {
-		return int32(n), n > 0 && n < 65
+// parseSignal is Slurm's sig_name2num into scancel's 16-bit signal: a number followed only
+// by blanks, or a signal name. 0 (also what an unknown name gives) is refused.
+func parseSignal(s string) (uint16, bool) {
+	if n, rest, ok := strtol(s); ok {
+		if strings.TrimSpace(rest) != "" {
+			return 0, false
+		}
+		sig := uint16(n)
+		return sig, sig != 0
 	}
-	name := strings.ToUpper(s)
+	name := strings.ToUpper(strings.TrimLeft(s, " \t\n"))
 	name = strings.TrimPrefix(name, "SIG")
+	name = strings.TrimRight(name, " \t\n")
 	sig, ok := signalNames[name]
-	return int32(sig), ok
+	return uint16(sig), ok
 }
 
+// lookupUser is uid_from_string: a user name, or a number that names an existing user.
 func lookupUser(name string) (uint32, bool) {
 	if u, err := user.Lookup(name); err == nil {
 		if id, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
@@ -204,70 +332,4 @@ func lookupUser(name string) (uint32, bool) {
 		}
 	}
 	return 0, false
-}
-
-func (p *params) hasFilter() bool {
-	return p.userSet || p.name != "" || p.stateSet || p.part != ""
-}
-
-// resolve picks the jobs the filters select; job ids given as operands narrow them further.
-// Only jobs that have not finished are candidates.
-func (p *params) resolve(jobs []wire.JobInfo) []target {
-	var out []target
-	for i := range jobs {
-		j := &jobs[i]
-		st := states.JobState(j.State)
-		if st.IsFinished() || st.IsCompleting() {
-			continue
-		}
-		if p.userSet && j.UserID != p.uid {
-			continue
-		}
-		if p.name != "" && j.Name != p.name {
-			continue
-		}
-		if p.part != "" && j.Partition != p.part {
-			continue
-		}
-		if p.stateSet && st.Base() != p.state {
-			continue
-		}
-		t := target{id: j.JobID, task: wire.NoVal}
-		if len(p.jobs) > 0 && !slices.ContainsFunc(p.jobs, func(w target) bool {
-			if w.task == wire.NoVal {
-				return w.id == j.JobID || (j.ArrayJobID != 0 && w.id == j.ArrayJobID)
-			}
-			return j.ArrayJobID == w.id && j.ArrayTaskID == w.task
-		}) {
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-// filterText names the filters in scancel's "No active jobs match" message.
-func (p *params) filterText() string {
-	var b strings.Builder
-	if p.name != "" {
-		fmt.Fprintf(&b, "job_name=%s ", p.name)
-	}
-	if p.part != "" {
-		fmt.Fprintf(&b, "partition=%s ", p.part)
-	}
-	if p.stateSet {
-		fmt.Fprintf(&b, "state=%s ", p.state)
-	}
-	if p.userSet {
-		fmt.Fprintf(&b, "user_name=%s ", p.user)
-	}
-	return b.String()
-}
-
-// verb is what -v says it does to each job.
-func (p *params) verb() string {
-	if p.signal == 0 {
-		return "Terminating job"
-	}
-	return fmt.Sprintf("Signal %d to job", p.signal)
 }

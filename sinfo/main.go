@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/format"
-	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -41,14 +40,7 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	p, code := parseArgs(argv, getenv, stdout, stderr)
 	if code >= 0 {
 		if p != nil {
-			switch p.action {
-			case actHelp:
-				io.WriteString(stdout, helpText)
-			case actUsage:
-				io.WriteString(stdout, usageText)
-			case actVersion:
-				fmt.Fprintln(stdout, version.String())
-			}
+			cmdclient.PrintInfo(stdout, cmdclient.Info(p.action), helpText, usageText)
 		}
 		return code
 	}

@@ -16,13 +16,18 @@ import (
 
 type action int
 
+// actHelp, actUsage and actVersion are cmdclient's Info values, which main.go prints with
+// cmdclient.PrintInfo.
 const (
-	actList action = iota
-	actHelp
-	actUsage
-	actVersion
-	actReservations // -T
-	actJSON         // --json / --yaml
+	actList    = action(cmdclient.InfoNone)
+	actHelp    = action(cmdclient.InfoHelp)
+	actUsage   = action(cmdclient.InfoUsage)
+	actVersion = action(cmdclient.InfoVersion)
+)
+
+const (
+	actReservations = actVersion + 1 + iota // -T
+	actJSON                                 // --json / --yaml
 )
 
 // params is one sinfo invocation's options (Slurm's struct sinfo_parameters, the part
@@ -132,9 +137,8 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		return nil, 1
 	}
 
-	found, _, err := cmdclient.Getopt(prog, argv[1:], opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "%v\nTry \"sinfo --help\" for more information\n", err)
+	found, _, ok := cmdclient.ParseOptions("sinfo", prog, argv[1:], opts, stderr)
+	if !ok {
 		return nil, 1
 	}
 	var spec string

@@ -43,10 +43,14 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 		fmt.Fprintf(stderr, "slurmctld: fatal: Unable to process configuration file %s\n", path)
 		return 1
 	}
-	key, err := auth.LoadKey(auth.KeyPath(path))
-	if err != nil {
-		fmt.Fprintf(stderr, "slurmctld: fatal: %v\n", err)
-		return 1
+	// slurm.key is needed only when auth/slurm or cred/slurm is configured; with munge for
+	// both, munged holds the secret.
+	var key *auth.Key
+	if cfg.AuthType == auth.AuthTypeSlurm || cfg.CredType == auth.CredTypeSlurm {
+		if key, err = auth.LoadKey(auth.KeyPath(path)); err != nil {
+			fmt.Fprintf(stderr, "slurmctld: fatal: %v\n", err)
+			return 1
+		}
 	}
 	if !opts.foreground && os.Getenv(daemonEnv) == "" {
 		return detach(args, stderr)

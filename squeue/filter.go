@@ -3,27 +3,30 @@ package main
 import (
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
 func currentUID() int { return os.Getuid() }
 
-// selects reports whether squeue shows job j. Without -t, only jobs that are pending,
-// running, suspended or completing are shown (finished ones need -t, even with -j).
+// selects reports whether squeue shows job j, in the order of Slurm's _filter_job. Without
+// -t, only jobs that are pending, running, suspended or completing are shown (finished ones
+// need -t, even with -j).
 func (p *params) selects(j *wire.JobInfo) bool {
 	if len(p.jobs) > 0 && !slices.ContainsFunc(p.jobs, func(s jobSel) bool { return s.matches(j) }) {
 		return false
 	}
-	if p.userSet && !slices.Contains(p.users, j.UserID) {
+	if p.licenses != nil && !licensesMatch(j.Licenses, p.licenses) {
 		return false
 	}
-	if len(p.parts) > 0 && !slices.Contains(p.parts, j.Partition) {
+	if p.accounts != nil && !containsFold(p.accounts, j.Account) {
 		return false
 	}
-	if len(p.names) > 0 && !slices.Contains(p.names, j.Name) {
+	if p.qos != nil && !containsFold(p.qos, j.QOS) {
 		return false
 	}
 	st := states.JobState(j.State)
@@ -38,14 +41,171 @@ func (p *params) selects(j *wire.JobInfo) bool {
 			return false
 		}
 	}
+	if p.nodes != nil && !p.nodesIntersect(j.NodeList) {
+		return false
+	}
+	if len(p.parts) > 0 && !slices.Contains(p.parts, j.Partition) {
+		return false
+	}
+	if p.resv != "" && j.Reservation != p.resv {
+		return false
+	}
+	if p.userSet && !slices.Contains(p.users, j.UserID) {
+		return false
+	}
+	if len(p.names) > 0 && !slices.Contains(p.names, j.Name) {
+		return false
+	}
 	return true
 }
 
+// selectsStep is Slurm's _filter_step: -j, -p, the -s list, -w and -u apply to steps
+// (names, states and accounts do not).
+func (p *params) selectsStep(s *wire.StepInfo) bool {
+	job := &wire.JobInfo{JobID: s.JobID, ArrayJobID: s.ArrayJobID, ArrayTaskID: s.ArrayTaskID}
+	if len(p.jobs) > 0 && !slices.ContainsFunc(p.jobs, func(js jobSel) bool { return js.matches(job) }) {
+		return false
+	}
+	if len(p.parts) > 0 && !slices.Contains(p.parts, s.Partition) {
+		return false
+	}
+	if len(p.stepSel) > 0 && !slices.ContainsFunc(p.stepSel, func(ss stepSel) bool {
+		return ss.step == s.StepID && ss.job.matches(job)
+	}) {
+		return false
+	}
+	if p.nodes != nil && !p.nodesIntersect(s.NodeList) {
+		return false
+	}
+	if p.userSet && !slices.Contains(p.users, s.UserID) {
+		return false
+	}
+	return true
+}
+
+func (p *params) nodesIntersect(list string) bool {
+	if list == "" {
+		return false
+	}
+	names, err := hostlist.Expand(list)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(names, func(n string) bool { return p.nodes[n] })
+}
+
+// licensesMatch compares license names only ("lic:2" is "lic").
+func licensesMatch(jobLicenses string, want []string) bool {
+	for _, tok := range splitList(jobLicenses) {
+		name, _, _ := strings.Cut(tok, ":")
+		if slices.Contains(want, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFold(list []string, s string) bool {
+	if s == "" {
+		return false
+	}
+	return slices.ContainsFunc(list, func(x string) bool { return strings.EqualFold(x, s) })
+}
+
 // matches reports whether a -j entry names j: a job id names the job and every task of an
-// array with that id; "id_task" names one task.
+// array with that id; "id_task" names one task, or the pending record that still holds it.
 func (s jobSel) matches(j *wire.JobInfo) bool {
 	if s.task == format.NoVal {
 		return j.JobID == s.id || (j.ArrayJobID == s.id && j.ArrayJobID != 0)
 	}
-	return j.ArrayJobID == s.id && j.ArrayTaskID == s.task
+	if j.ArrayJobID != s.id {
+		return false
+	}
+	if j.ArrayTaskID == s.task {
+		return true
+	}
+	return j.ArrayTaskStr != "" && slices.Contains(expandTasks(j.ArrayTaskStr), s.task)
+}
+
+// expandTasks lists the task ids of an array's pending-task string ("1-5%2", "1,3,7-9:2").
+func expandTasks(s string) []uint32 {
+	s, _, _ = strings.Cut(s, "%")
+	var out []uint32
+	for _, item := range splitList(s) {
+		rng, stepStr, hasStep := strings.Cut(item, ":")
+		step := int64(1)
+		if hasStep {
+			if n, _, ok := strtol(stepStr); ok && n > 0 {
+				step = n
+			}
+		}
+		loStr, hiStr, isRange := strings.Cut(rng, "-")
+		lo, _, ok := strtol(loStr)
+		if !ok || lo < 0 {
+			continue
+		}
+		hi := lo
+		if isRange {
+			if h, _, ok := strtol(hiStr); ok && h >= lo {
+				hi = h
+			}
+		}
+		for t := lo; t <= hi && len(out) < 1<<20; t += step {
+			out = append(out, uint32(t))
+		}
+	}
+	return out
+}
+
+// expandArrays is squeue -r: each pending array record prints as one line per task, in
+// task order.
+func expandArrays(rows []*format.JobRow) []*format.JobRow {
+	var out []*format.JobRow
+	for _, r := range rows {
+		if r.ArrayTaskStr == "" {
+			out = append(out, r)
+			continue
+		}
+		for _, t := range expandTasks(r.ArrayTaskStr) {
+			c := *r
+			c.ArrayTaskStr, c.ArrayTaskID = "", t
+			out = append(out, &c)
+		}
+	}
+	return out
+}
+
+// pickTasks shows "-j J_T" of a pending array record as that task alone, as Slurm does when
+// a task selector matches the record's task bitmap.
+func (p *params) pickTasks(jobs []wire.JobInfo) []wire.JobInfo {
+	var sels []jobSel
+	for _, s := range p.jobs {
+		if s.task != format.NoVal {
+			sels = append(sels, s)
+		}
+	}
+	if len(sels) == 0 {
+		return jobs
+	}
+	var out []wire.JobInfo
+	for _, j := range jobs {
+		if j.ArrayTaskStr == "" || slices.ContainsFunc(p.jobs, func(s jobSel) bool { return s.task == format.NoVal && s.matches(&j) }) {
+			out = append(out, j)
+			continue
+		}
+		tasks := expandTasks(j.ArrayTaskStr)
+		picked := false
+		for _, s := range sels {
+			if s.id == j.ArrayJobID && slices.Contains(tasks, s.task) {
+				c := j
+				c.ArrayTaskStr, c.ArrayTaskID = "", s.task
+				out = append(out, c)
+				picked = true
+			}
+		}
+		if !picked {
+			out = append(out, j)
+		}
+	}
+	return out
 }

@@ -1,7 +1,8 @@
-// Command squeue is Orbit's `squeue`: it asks slurmctld for the job table (MsgJobInfo) and
-// prints it with Slurm 22.05's formats, filters, sort order, error texts and exit codes. The
-// format engine is compat/format; this package parses the command line (options.go), selects
-// and orders jobs (filter.go, sort.go) and fills format.JobRow from wire.JobInfo (row.go).
+// Command squeue is Orbit's `squeue`: it asks slurmctld for the job table (MsgJobInfo, with
+// the live steps for -s) and prints it with Slurm 22.05's formats, filters, sort order, error
+// texts and exit codes. The format engine is compat/format; this package parses the command
+// line (options.go), selects and orders jobs and steps (filter.go, sort.go, steps.go) and
+// fills format.JobRow from wire.JobInfo (row.go).
 //
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/format"
-	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -29,25 +29,17 @@ var usageText string
 
 func main() {
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	code := run(os.Args, os.LookupEnv, out, os.Stderr)
+	code := run(os.Args, os.LookupEnv, out, os.Stderr, time.Sleep)
 	out.Flush()
 	os.Exit(code)
 }
 
-// run is one squeue invocation; it returns the exit status.
-func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer, stderr io.Writer) int {
-	p, code := parseArgs(argv, getenv, stderr)
+// run is one squeue invocation; it returns the exit status. sleep waits between -i rounds.
+func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer, stderr io.Writer, sleep func(time.Duration)) int {
+	p, code := parseArgs(argv, getenv, stdout, stderr)
 	if code >= 0 {
-		if p == nil {
-			return code
-		}
-		switch p.action {
-		case actHelp:
-			io.WriteString(stdout, helpText)
-		case actUsage:
-			io.WriteString(stdout, usageText)
-		case actVersion:
-			fmt.Fprintln(stdout, version.String())
+		if p != nil {
+			cmdclient.PrintInfo(stdout, p.info, helpText, usageText)
 		}
 		return code
 	}
@@ -56,8 +48,28 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		stdout.Flush()
 		cmdclient.Fatal(stderr, "squeue", err)
 	}
-	req := &wire.JobInfoRequest{ShowAll: p.all}
-	if len(p.jobs) == 1 {
+	rc := 0
+	for {
+		if !p.noHeader && (p.iterate > 0 || p.long) {
+			stdout.WriteString(time.Now().Format("Mon Jan 02 15:04:05 2006") + "\n")
+		}
+		if !report(c, p, stdout, stderr) {
+			rc = 1
+		}
+		if p.iterate == 0 {
+			return rc
+		}
+		stdout.WriteString("\n")
+		stdout.Flush()
+		sleep(time.Duration(p.iterate) * time.Second)
+	}
+}
+
+// report asks for the jobs (or steps) once and prints them; false after an error.
+func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writer) bool {
+	req := &wire.JobInfoRequest{ShowAll: p.all, Steps: p.steps}
+	single := !p.steps && len(p.jobs) == 1
+	if single {
 		// Slurm asks for the one job alone, and reports one that does not exist.
 		req.JobIDs = []uint32{p.jobs[0].id}
 	}
@@ -65,31 +77,47 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	defer cancel()
 	var rep wire.JobInfoReply
 	if err := c.Call(ctx, wire.MsgJobInfo, req, &rep); err != nil {
-		fmt.Fprintf(stderr, "slurm_load_jobs error: %s\n", cmdclient.AsError(err).Text)
-		return 1
+		stdout.Flush()
+		what := "slurm_load_jobs error"
+		if p.steps {
+			what = "slurm_get_job_steps error"
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", what, cmdclient.AsError(err).Text)
+		return false
 	}
-	if len(p.jobs) == 1 && len(rep.Jobs) == 0 {
+	if single && len(rep.Jobs) == 0 {
+		stdout.Flush()
 		fmt.Fprintf(stderr, "slurm_load_jobs error: %s\n", cmdclient.NewError(cmdclient.ErrnoInvalidJobID).Text)
-		return 1
+		return false
 	}
 	now := time.Now()
+	if p.steps {
+		return reportSteps(p, rep.Steps, now, stdout, stderr)
+	}
+	jobs := rep.Jobs
+	if !p.array {
+		jobs = p.pickTasks(jobs)
+	}
 	var rows []*format.JobRow
-	for i := range rep.Jobs {
-		j := &rep.Jobs[i]
+	for i := range jobs {
+		j := &jobs[i]
 		if !p.selects(j) {
 			continue
 		}
-		rows = append(rows, jobRow(j, now))
+		r := jobRow(j, now)
+		r.NoConvert = p.noConvert
+		r.ArrayTaskStrUncut = p.array
+		rows = append(rows, r)
 	}
 	if err := sortRows(rows, p.sort); err != nil {
 		stdout.WriteString(p.format.Header() + "\n")
 		stdout.Flush()
 		fmt.Fprintf(stderr, "squeue: error: %v\n", err)
-		return 1
+		return false
 	}
-	if p.long && !p.noHeader {
-		stdout.WriteString(now.Format("Mon Jan 02 15:04:05 2006") + "\n")
+	if p.array {
+		rows = expandArrays(rows) // at print time, as Slurm: the record sorts as one line
 	}
 	stdout.WriteString(p.format.Render(rows, p.noHeader))
-	return 0
+	return true
 }

@@ -9,35 +9,40 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
-)
-
-type action int
-
-const (
-	actList action = iota
-	actHelp
-	actUsage
-	actVersion
 )
 
 // params is one squeue invocation's options (Slurm's squeue_parameters_t, the part Orbit
 // honours).
 type params struct {
-	action   action
-	all      bool
-	noHeader bool
-	long     bool
-	jobs     []jobSel // -j; nil = every job
-	users    []uint32 // -u / --me; nil = every user
-	userSet  bool     // -u was given (even if no name was valid)
-	states   []states.JobState
-	allState bool // -t all
-	parts    []string
-	names    []string
-	sort     string
-	format   *format.Format[*format.JobRow]
+	info      cmdclient.Info
+	all       bool
+	noHeader  bool
+	long      bool
+	array     bool // -r: one line per array task
+	start     bool // --start
+	steps     bool // -s
+	noConvert bool
+	iterate   int      // -i seconds; 0 = once
+	jobs      []jobSel // -j; nil = every job
+	stepSel   []stepSel
+	users     []uint32 // -u / --me; nil = every user
+	userSet   bool     // -u was given (even if no name was valid)
+	states    []states.JobState
+	allState  bool // -t all
+	parts     []string
+	names     []string
+	accounts  []string
+	qos       []string
+	licenses  []string
+	resv      string
+	nodes     map[string]bool // -w, expanded
+	sort      string
+	sortSet   bool
+	format    *format.Format[*format.JobRow]
+	stepFmt   *format.Format[*format.StepRow]
 }
 
 // jobSel is one -j entry: a job id, or one task of an array ("id_task").
@@ -46,196 +51,444 @@ type jobSel struct {
 	task uint32 // format.NoVal: the whole job
 }
 
+// stepSel is one -s entry: "job.step" or "job_task.step".
+type stepSel struct {
+	job  jobSel
+	step uint32
+}
+
+// opts is squeue's getopt_long table in Slurm 22.05's order (the order glibc lists the
+// possibilities of an ambiguous prefix in). Names that Slurm maps to the same letter share
+// a Val, so their common prefixes are not ambiguous.
 var opts = []cmdclient.Opt{
 	{Long: "accounts", Short: 'A', Arg: cmdclient.RequiredArg},
 	{Long: "all", Short: 'a'},
 	{Long: "array", Short: 'r'},
 	{Long: "array-unique"},
-	{Long: "clusters", Short: 'M', Arg: cmdclient.RequiredArg},
-	{Long: "federation"},
-	{Long: "format", Short: 'o', Arg: cmdclient.RequiredArg},
 	{Long: "Format", Short: 'O', Arg: cmdclient.RequiredArg},
+	{Long: "format", Short: 'o', Arg: cmdclient.RequiredArg},
+	{Long: "federation"},
 	{Long: "help"},
 	{Long: "hide"},
 	{Long: "iterate", Short: 'i', Arg: cmdclient.RequiredArg},
 	{Long: "jobs", Short: 'j', Arg: cmdclient.OptionalArg},
-	{Long: "json", Arg: cmdclient.OptionalArg},
-	{Long: "licenses", Short: 'L', Arg: cmdclient.RequiredArg},
 	{Long: "local"},
 	{Long: "long", Short: 'l'},
+	{Long: "licenses", Short: 'L', Arg: cmdclient.RequiredArg},
+	{Long: "cluster", Short: 'M', Arg: cmdclient.RequiredArg, Val: "M"},
+	{Long: "clusters", Arg: cmdclient.RequiredArg, Val: "M"},
 	{Long: "me"},
 	{Long: "name", Short: 'n', Arg: cmdclient.RequiredArg},
 	{Long: "noconvert"},
+	{Long: "node", Short: 'w', Arg: cmdclient.RequiredArg, Val: "w"},
+	{Long: "nodes", Arg: cmdclient.RequiredArg, Val: "w"},
+	{Long: "nodelist", Arg: cmdclient.RequiredArg, Val: "w"},
 	{Long: "noheader", Short: 'h'},
-	{Long: "nodelist", Short: 'w', Arg: cmdclient.RequiredArg},
-	{Long: "only-job-state"},
-	{Long: "partition", Short: 'p', Arg: cmdclient.RequiredArg},
+	{Long: "partitions", Short: 'p', Arg: cmdclient.RequiredArg},
+	{Long: "priority", Short: 'P'},
 	{Long: "qos", Short: 'q', Arg: cmdclient.RequiredArg},
 	{Long: "reservation", Short: 'R', Arg: cmdclient.RequiredArg},
-	{Long: "sibling"},
+	{Long: "sib", Val: "sib"},
+	{Long: "sibling", Val: "sib"},
 	{Long: "sort", Short: 'S', Arg: cmdclient.RequiredArg},
 	{Long: "start"},
 	{Long: "steps", Short: 's', Arg: cmdclient.OptionalArg},
 	{Long: "states", Short: 't', Arg: cmdclient.RequiredArg},
 	{Long: "usage"},
-	{Long: "user", Short: 'u', Arg: cmdclient.RequiredArg},
+	{Long: "user", Short: 'u', Arg: cmdclient.RequiredArg, Val: "u"},
+	{Long: "users", Arg: cmdclient.RequiredArg, Val: "u"},
 	{Long: "verbose", Short: 'v'},
 	{Long: "version", Short: 'V'},
-	{Long: "yaml", Arg: cmdclient.OptionalArg},
+	{Long: "json"},
+	{Long: "yaml"},
+	{Short: 'U', Arg: cmdclient.RequiredArg}, // -U: Slurm's old spelling of -A
 }
 
 // parseArgs parses the command line and the SQUEUE_* environment. code is -1 to go on, or
 // the exit status to return at once (after help/usage/version, or an error already printed).
-func parseArgs(argv []string, getenv func(string) (string, bool), stderr io.Writer) (*params, int) {
+// Messages Slurm prints with printf (usage after a stray operand) go to stdout.
+func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr io.Writer) (*params, int) {
 	p := &params{}
 	prog := "squeue"
 	if len(argv) > 0 {
 		prog = argv[0]
 	}
-	found, operands, err := cmdclient.Getopt(prog, argv[1:], opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "%v\nTry \"squeue --help\" for more information\n", err)
-		return nil, 1
-	}
-	var spec string
-	specLong, specSet := false, false
-	if v, long, ok := format.SqueueFormatFromEnv(getenv); ok {
-		spec, specLong, specSet = v, long, true
-	}
-	if v, ok := getenv("SQUEUE_SORT"); ok {
-		p.sort = v
-	}
 	fail := func(format string, a ...any) (*params, int) {
 		fmt.Fprintf(stderr, "squeue: error: "+format+"\n", a...)
 		return nil, 1
 	}
-	if v, ok := getenv("SQUEUE_STATES"); ok {
-		found = append([]cmdclient.Found{{Opt: &cmdclient.Opt{Long: "states"}, Value: v, HasValue: true}}, found...)
+	if _, ok := getenv("SQUEUE_ALL"); ok {
+		p.all = true
 	}
+	if _, ok := getenv("SQUEUE_ARRAY"); ok {
+		p.array = true
+	}
+	if v, ok := getenv("SQUEUE_SORT"); ok {
+		p.sort, p.sortSet = v, true
+	}
+	if v, ok := getenv("SLURM_CLUSTERS"); ok {
+		return fail("Orbit serves one cluster; SLURM_CLUSTERS=%s is not supported yet", v)
+	}
+	found, operands, ok := cmdclient.ParseOptions("squeue", prog, argv[1:], opts, stderr)
+	if !ok {
+		return nil, 1
+	}
+	var spec, specLong string
+	var specSet, specLongSet, overrideEnv, jobFlag bool
+	var statesGiven, usersGiven bool
 	for _, f := range found {
-		switch f.Opt.Long {
+		name := f.Opt.Long
+		if f.Opt.Short == 'U' {
+			name = "accounts"
+		}
+		switch name {
+		case "accounts":
+			p.accounts = splitList(f.Value)
 		case "all":
 			p.all = true
-		case "format":
-			spec, specLong, specSet = f.Value, false, true
+		case "hide":
+			p.all = false
+		case "array":
+			p.array = true
+		case "array-unique", "federation", "local", "sib", "sibling", "priority":
+			// One cluster, one partition per job: nothing to change.
 		case "Format":
-			spec, specLong, specSet = f.Value, true, true
+			if specSet {
+				return fail("-O (--Format) is incompatible with -o (--format)")
+			}
+			specLong, specLongSet, overrideEnv = f.Value, true, true
+		case "format":
+			if specLongSet {
+				return fail("-o (--format) is incompatible with -O (--Format)")
+			}
+			spec, specSet, overrideEnv = f.Value, true, true
 		case "help":
-			p.action = actHelp
+			p.info = cmdclient.InfoHelp
 			return p, 0
 		case "usage":
-			p.action = actUsage
+			p.info = cmdclient.InfoUsage
 			return p, 0
 		case "version":
-			p.action = actVersion
+			p.info = cmdclient.InfoVersion
 			return p, 0
+		case "iterate":
+			n, _ := strconv.Atoi(atoiPrefix(f.Value))
+			if n <= 0 {
+				return fail("--iterate=%s\n", f.Value)
+			}
+			p.iterate = n
 		case "jobs":
-			if !f.HasValue {
-				continue // -j alone: Slurm then expects the list as an operand
+			if f.HasValue {
+				js, err := parseJobList(f.Value)
+				if err != nil {
+					return fail("%v", err)
+				}
+				p.jobs = js
 			}
-			js, err := parseJobList(f.Value)
-			if err != nil {
-				return fail("%v", err)
-			}
-			p.jobs = append(p.jobs, js...)
+			jobFlag = true
 		case "long":
-			p.long = true
+			p.long, overrideEnv = true, true
+		case "licenses":
+			p.licenses = splitList(f.Value)
+		case "cluster", "clusters":
+			return fail("Orbit serves one cluster; --clusters is not supported yet")
 		case "me":
-			p.userSet = true
-			p.users = append(p.users, uint32(currentUID()))
+			p.userSet, usersGiven = true, true
+			p.users = []uint32{uint32(currentUID())}
 		case "name":
-			p.names = append(p.names, splitList(f.Value)...)
+			p.names = splitList(f.Value)
+		case "noconvert":
+			p.noConvert = true
+		case "node", "nodes", "nodelist":
+			names, err := hostlist.Expand(f.Value)
+			if err != nil {
+				return fail("'%s' invalid entry for --nodelist", f.Value)
+			}
+			p.nodes = map[string]bool{}
+			for _, n := range names {
+				p.nodes[n] = true
+			}
 		case "noheader":
 			p.noHeader = true
-		case "partition":
-			p.parts = append(p.parts, splitList(f.Value)...)
+		case "partitions":
+			p.parts, p.all = splitList(f.Value), true
+		case "qos":
+			p.qos = splitList(f.Value)
+		case "reservation":
+			p.resv = f.Value
 		case "sort":
-			p.sort = f.Value
-		case "states":
-			st, all, err := states.ParseJobStateList(f.Value)
-			if err != nil {
-				var se *states.JobStateListError
-				if errors.As(err, &se) {
-					for _, l := range se.Lines() {
-						fmt.Fprintf(stderr, "squeue: error: %s\n", l)
-					}
-					return nil, 1
+			p.sort, p.sortSet = f.Value, true
+		case "start":
+			p.start, overrideEnv = true, true
+		case "steps":
+			if f.HasValue {
+				ss, err := parseStepList(f.Value)
+				if err != nil {
+					return fail("%v", err)
 				}
+				p.stepSel = ss
+			}
+			p.steps, overrideEnv = true, true
+		case "states":
+			if code := p.setStates(f.Value, stderr); code >= 0 {
+				return nil, code
+			}
+			statesGiven = true
+		case "user", "users":
+			p.setUsers(f.Value, stderr)
+			usersGiven = true
+		case "verbose":
+		case "json", "yaml":
+			return fail("--%s is not supported by Orbit yet", name)
+		default:
+			return fail("option --%s is not supported by Orbit yet", name)
+		}
+	}
+	if p.long && specSet {
+		fmt.Fprintf(stderr, "squeue: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n")
+		return nil, 1
+	}
+	if !overrideEnv {
+		if v, ok := getenv("SQUEUE_FORMAT"); ok {
+			spec, specSet = v, true
+		} else if v, ok := getenv("SQUEUE_FORMAT2"); ok {
+			specLong, specLongSet = v, true
+		}
+	}
+	// An operand is the list of the -j or -s given without one (squeue -j 12,13).
+	if len(operands) > 0 {
+		switch {
+		case jobFlag:
+			js, err := parseJobList(operands[0])
+			if err != nil {
 				return fail("%v", err)
 			}
-			p.states, p.allState = append(p.states, st...), p.allState || all
-		case "user":
-			p.userSet = true
-			for _, name := range splitList(f.Value) {
-				uid, ok := lookupUser(name)
-				if !ok {
-					fmt.Fprintf(stderr, "squeue: error: Invalid user: %s\n\n", name)
-					continue
-				}
-				p.users = append(p.users, uid)
+			p.jobs, operands = js, operands[1:]
+		case p.steps:
+			ss, err := parseStepList(operands[0])
+			if err != nil {
+				return fail("%v", err)
 			}
-		case "verbose":
-		default:
-			return fail("option --%s is not supported by Orbit yet", f.Opt.Long)
+			p.stepSel, operands = ss, operands[1:]
+		}
+		if len(operands) > 0 {
+			fmt.Fprintf(stderr, "squeue: error: Unrecognized option: %s\n", operands[0])
+			io.WriteString(stdout, usageText)
+			return nil, 1
 		}
 	}
-	// Slurm takes a job list given as an operand after -j (squeue -j 12,13).
-	for _, op := range operands {
-		js, err := parseJobList(op)
-		if err != nil {
-			return fail("%v", err)
+	if jobFlag && p.steps && p.jobs == nil {
+		return fail("Incompatible options --jobs and --steps")
+	}
+	if p.accounts == nil {
+		if v, ok := getenv("SQUEUE_ACCOUNT"); ok {
+			p.accounts = splitList(v)
 		}
-		p.jobs = append(p.jobs, js...)
+	}
+	if p.names == nil {
+		if v, ok := getenv("SQUEUE_NAMES"); ok {
+			p.names = splitList(v)
+		}
+	}
+	// Slurm reads SQUEUE_LICENSES only when no partition was given (its test looks at the
+	// partitions), and so does Orbit.
+	if p.parts == nil {
+		if v, ok := getenv("SQUEUE_LICENSES"); ok {
+			p.licenses = splitList(v)
+		}
+		if v, ok := getenv("SQUEUE_PARTITION"); ok {
+			p.parts, p.all = splitList(v), true
+		}
+	}
+	if p.qos == nil {
+		if v, ok := getenv("SQUEUE_QOS"); ok {
+			p.qos = splitList(v)
+		}
+	}
+	if !statesGiven {
+		if v, ok := getenv("SQUEUE_STATES"); ok {
+			if code := p.setStates(v, stderr); code >= 0 {
+				return nil, code
+			}
+			statesGiven = true
+		}
+	}
+	if !usersGiven {
+		if v, ok := getenv("SQUEUE_USERS"); ok {
+			p.setUsers(v, stderr)
+		}
+	}
+	if p.start && !p.steps {
+		if !specSet && !specLongSet {
+			spec, specSet = format.SqueueStart, true
+		}
+		if !p.sortSet {
+			p.sort, p.sortSet = "S", true
+		}
+		if !statesGiven {
+			p.states = []states.JobState{states.JobPending}
+		}
 	}
 	var msgs []string
-	switch {
-	case specSet && specLong:
-		p.format, msgs = format.SqueueJobs.ParseLong(spec)
-	case specSet:
-		p.format, msgs = format.SqueueJobs.Parse(spec)
-	case p.long:
-		p.format, msgs = format.SqueueJobs.ParseLong(format.SqueueLong)
-	default:
-		p.format, msgs = format.SqueueJobs.ParseLong(format.SqueueDefault)
+	if p.steps {
+		switch {
+		case specLongSet:
+			p.stepFmt, msgs = format.SqueueStepsTable.ParseLong(specLong)
+		case specSet:
+			p.stepFmt, msgs = format.SqueueStepsTable.Parse(spec)
+		default:
+			p.stepFmt, msgs = format.SqueueStepsTable.Parse(format.SqueueSteps)
+		}
+	} else {
+		switch {
+		case specLongSet:
+			p.format, msgs = format.SqueueJobs.ParseLong(specLong)
+		case specSet:
+			p.format, msgs = format.SqueueJobs.Parse(spec)
+		case p.long:
+			p.format, msgs = format.SqueueJobs.ParseLong(format.SqueueLong)
+		default:
+			p.format, msgs = format.SqueueJobs.ParseLong(format.SqueueDefault)
+		}
 	}
 	for _, m := range msgs {
 		fmt.Fprintln(stderr, m)
 	}
+	if p.format == nil && p.stepFmt == nil {
+		return nil, 1
+	}
 	return p, -1
 }
 
-// parseJobList parses a -j list: comma-separated job ids, each optionally "_task".
-func parseJobList(s string) ([]jobSel, error) {
-	var out []jobSel
-	for _, item := range splitList(s) {
-		idStr, taskStr, hasTask := strings.Cut(item, "_")
-		id, err := strconv.ParseUint(idStr, 10, 32)
-		if err != nil || id == 0 {
-			return nil, fmt.Errorf("Invalid job id: %s", item)
-		}
-		sel := jobSel{id: uint32(id), task: format.NoVal}
-		if hasTask {
-			t, err := strconv.ParseUint(taskStr, 10, 32)
-			if err != nil || t >= uint64(format.NoVal) {
-				return nil, fmt.Errorf("Invalid job id: %s", item)
+// setStates applies a -t list; code is -1, or 1 after printing Slurm's error.
+func (p *params) setStates(v string, stderr io.Writer) int {
+	st, all, err := states.ParseJobStateList(v)
+	if err != nil {
+		var se *states.JobStateListError
+		if errors.As(err, &se) {
+			for _, l := range se.Lines() {
+				fmt.Fprintf(stderr, "squeue: error: %s\n", l)
 			}
+			return 1
+		}
+		fmt.Fprintf(stderr, "squeue: error: %v\n", err)
+		return 1
+	}
+	p.states, p.allState = st, all
+	return -1
+}
+
+// setUsers applies a -u list. A name that is not a user is reported (with Slurm's extra
+// newline) and left out; the filter stays on, so no job matches it.
+func (p *params) setUsers(v string, stderr io.Writer) {
+	p.userSet, p.users = true, nil
+	for _, name := range splitList(v) {
+		uid, ok := lookupUser(name)
+		if !ok {
+			fmt.Fprintf(stderr, "squeue: error: Invalid user: %s\n\n", name)
+			continue
+		}
+		p.users = append(p.users, uid)
+	}
+}
+
+// strtol parses a leading decimal number as C's strtol does: optional sign, digits, and the
+// rest returned unparsed. ok is false when there are no digits (strtol then returns 0).
+func strtol(s string) (n int64, rest string, ok bool) {
+	i, neg := 0, false
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		if n < 1<<40 {
+			n = n*10 + int64(s[i]-'0')
+		}
+		i++
+	}
+	if i == start {
+		return 0, s, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, s[i:], true
+}
+
+// atoiPrefix keeps the leading number of s, as atoi reads it.
+func atoiPrefix(s string) string {
+	n, _, ok := strtol(s)
+	if !ok {
+		return "0"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// parseJobList parses a -j list as Slurm does: comma-separated job ids, each optionally
+// "_task"; anything after the number is ignored (strtol), and an id that is not positive is
+// "Invalid job id".
+func parseJobList(s string) ([]jobSel, error) {
+	out := []jobSel{}
+	for _, item := range splitList(s) {
+		id, rest, _ := strtol(item)
+		sel := jobSel{id: uint32(id), task: format.NoVal}
+		if strings.HasPrefix(rest, "_") {
+			t, _, _ := strtol(rest[1:])
 			sel.task = uint32(t)
+		}
+		if id <= 0 || id >= int64(format.NoVal) {
+			return nil, fmt.Errorf("Invalid job id: %s", item)
 		}
 		out = append(out, sel)
 	}
 	return out, nil
 }
 
-// splitList splits a comma-separated list, skipping empty items as strtok does.
-func splitList(s string) []string {
+// parseStepList parses a -s list: comma-separated "job.step" or "job_task.step".
+func parseStepList(s string) ([]stepSel, error) {
+	out := []stepSel{}
+	for _, item := range splitList(s) {
+		parts := splitOn(item, '.')
+		if len(parts) == 0 {
+			break
+		}
+		jobName := parts[0]
+		id, rest, _ := strtol(jobName)
+		sel := stepSel{job: jobSel{id: uint32(id), task: format.NoVal}}
+		if strings.HasPrefix(rest, "_") {
+			t, _, _ := strtol(rest[1:])
+			sel.job.task = uint32(t)
+		}
+		if len(parts) < 2 {
+			return nil, fmt.Errorf("Invalid job_step id: %s.??", jobName)
+		}
+		step, _, _ := strtol(parts[1])
+		if id <= 0 || step < 0 || id >= int64(format.NoVal) {
+			return nil, fmt.Errorf("Invalid job_step id: %s.%s", jobName, parts[1])
+		}
+		sel.step = uint32(step)
+		out = append(out, sel)
+	}
+	return out, nil
+}
+
+// splitOn splits as strtok does: empty fields are skipped.
+func splitOn(s string, sep byte) []string {
 	var out []string
-	for _, it := range strings.Split(s, ",") {
+	for _, it := range strings.Split(s, string(sep)) {
 		if it != "" {
 			out = append(out, it)
 		}
 	}
 	return out
 }
+
+// splitList splits a comma-separated list, skipping empty items as strtok does.
+func splitList(s string) []string { return splitOn(s, ',') }
 
 // lookupUser resolves a user name, or a numeric uid, as Slurm's uid_from_string does.
 func lookupUser(name string) (uint32, bool) {

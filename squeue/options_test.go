@@ -22,8 +22,9 @@ func TestSortRows_Default(t *testing.T) {
 	for _, r := range rows {
 		got = append(got, r.JobID)
 	}
-	// P,t,-p: CG before PD before R (compact names), high priority first.
-	want := []uint32{5, 3, 2, 4, 1}
+	// P,t,-p: CG before PD before R (compact names), high priority first, and newest first
+	// among pending equals (none has a start time: squeue's first sort reverses them).
+	want := []uint32{5, 3, 4, 2, 1}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("order = %v, want %v", got, want)
@@ -55,4 +56,20 @@ func FuzzParseSort(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { parseSort(s) })
+}
+
+func FuzzParseStepList(f *testing.F) {
+	for _, s := range []string{"5.0", "5_2.1", "5", ".", "5.x", "-1.2", "1.2,3.4", ",,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sels, err := parseStepList(s)
+		if err == nil {
+			for _, x := range sels {
+				if x.job.id == 0 {
+					t.Fatalf("parseStepList(%q) accepted job id 0", s)
+				}
+			}
+		}
+	})
 }

@@ -56,62 +56,110 @@ func cmpJobID(a, b *format.JobRow) int {
 	return cmp.Compare(a.ArrayTaskID, b.ArrayTaskID)
 }
 
-// parseSort turns a -S list ("P,t,-p", "-cluster") into comparisons, first key first.
+// startCmp is Slurm's start-time order: a job without a start time compares as later than
+// anything (even with -S -S), and a pending job's past start counts as now.
+func startCmp(rev bool) rowCmp {
+	return func(a, b *format.JobRow) int {
+		if a.Start.IsZero() {
+			return 1
+		}
+		if b.Start.IsZero() {
+			return -1
+		}
+		sa, sb := a.Start, b.Start
+		if a.State.IsPending() && sa.Before(a.Now) {
+			sa = a.Now
+		}
+		if b.State.IsPending() && sb.Before(b.Now) {
+			sb = b.Now
+		}
+		c := sa.Compare(sb)
+		if rev {
+			c = -c
+		}
+		return c
+	}
+}
+
+// parseSort turns a -S list ("P,t,-p", "-cluster") into comparisons in the order Slurm
+// applies them: it reads the list from its end, one letter at a time, so the last key is
+// applied first and the first key last.
 func parseSort(spec string) ([]rowCmp, error) {
 	if spec == "" {
 		spec = defaultSort
 	}
+	const cluster = "cluster"
 	var keys []rowCmp
-	for _, item := range strings.Split(spec, ",") {
-		for len(item) > 0 {
-			rev := false
-			switch item[0] {
-			case '+':
-				item = item[1:]
-				continue
-			case '-':
-				rev = true
-				item = item[1:]
-			}
-			if len(item) == 0 {
-				break
-			}
-			if len(item) >= 7 && strings.EqualFold(item[:7], "cluster") {
-				item = item[7:] // one cluster: nothing to sort by
-				continue
-			}
-			c, ok := sortKeys[item[0]]
-			if !ok {
-				return nil, fmt.Errorf("Invalid sort specification: %c", item[0])
-			}
-			item = item[1:]
-			if c == nil {
-				continue
-			}
-			if rev {
-				f := c
-				c = func(a, b *format.JobRow) int { return -f(a, b) }
-			}
-			keys = append(keys, c)
+	for i := len(spec) - 1; i >= 0; i-- {
+		ch := spec[i]
+		if ch == ',' || ch == '+' || ch == '-' {
+			continue
 		}
+		rev := i > 0 && spec[i-1] == '-'
+		if i+1 >= len(cluster) && strings.EqualFold(spec[i+1-len(cluster):i+1], cluster) {
+			i -= len(cluster) - 1 // one cluster: nothing to sort by
+			continue
+		}
+		if ch == 'S' {
+			keys = append(keys, startCmp(rev))
+			continue
+		}
+		c, ok := sortKeys[ch]
+		if !ok {
+			return nil, fmt.Errorf("Invalid sort specification: %c", ch)
+		}
+		if c == nil {
+			continue
+		}
+		if rev {
+			f := c
+			c = func(a, b *format.JobRow) int { return -f(a, b) }
+		}
+		keys = append(keys, c)
 	}
 	return keys, nil
 }
 
-// sortRows orders rows by spec (squeue's default when empty). Rows that compare equal keep
-// job id order.
+// sortRows orders rows by spec (squeue's default when empty) as Slurm does. The controller
+// lists jobs in job id order; squeue first sorts them by start time, latest first, and then
+// applies each key, last key first, with glibc's merge sort (msort). Its exact behaviour
+// matters: the start-time comparison is not a strict order (a job without a start time is
+// "later" than everything, itself included), which reverses the order of such jobs.
 func sortRows(rows []*format.JobRow, spec string) error {
 	keys, err := parseSort(spec)
 	if err != nil {
 		return err
 	}
-	slices.SortStableFunc(rows, func(a, b *format.JobRow) int {
-		for _, k := range keys {
-			if c := k(a, b); c != 0 {
-				return c
-			}
-		}
-		return cmpJobID(a, b)
-	})
+	slices.SortStableFunc(rows, func(a, b *format.JobRow) int { return cmp.Compare(a.JobID, b.JobID) })
+	tmp := make([]*format.JobRow, len(rows))
+	msort(rows, tmp, startCmp(true))
+	for _, k := range keys {
+		msort(rows, tmp, k)
+	}
 	return nil
+}
+
+// msort is glibc's merge sort (msort_with_tmp): halves of n/2 and n-n/2, and a merge that
+// takes from the left run while cmp(left, right) <= 0.
+func msort[T any](b, tmp []T, cmpf func(a, b T) int) {
+	n := len(b)
+	if n <= 1 {
+		return
+	}
+	n1 := n / 2
+	b1, b2 := b[:n1], b[n1:]
+	msort(b1, tmp, cmpf)
+	msort(b2, tmp, cmpf)
+	out := tmp[:0]
+	for len(b1) > 0 && len(b2) > 0 {
+		if cmpf(b1[0], b2[0]) <= 0 {
+			out = append(out, b1[0])
+			b1 = b1[1:]
+		} else {
+			out = append(out, b2[0])
+			b2 = b2[1:]
+		}
+	}
+	out = append(out, b1...)
+	copy(b, out)
 }

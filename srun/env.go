@@ -82,6 +82,12 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 		// The reference sets it for a step inside an existing allocation (batch job), not
 		// for srun's own allocation; Orbit distributes block only.
 		put("SLURM_DISTRIBUTION", "block")
+		// srun inside an allocation names the allocation's CPU layout as the first (and
+		// only) het-job component under the old "PACK_GROUP" name, unless it is set
+		// (srun_job.c _set_env_vars with offset 0).
+		if !hasVar(e.base, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0") {
+			put("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", repeatCounts(s.JobCPUs))
+		}
 	}
 	if e.label {
 		put("SLURM_LABELIO", "1")
@@ -135,4 +141,14 @@ func gtids(ranks []uint32) string {
 		s[i] = strconv.FormatUint(uint64(r), 10)
 	}
 	return strings.Join(s, ",")
+}
+
+// hasVar says whether env sets name.
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k == name {
+			return true
+		}
+	}
+	return false
 }

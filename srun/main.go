@@ -29,9 +29,7 @@ import (
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/compat/version"
-	"github.com/orbit-hpc/orbit/internal/auth"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
-	"github.com/orbit-hpc/orbit/internal/rpcauth"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -274,12 +272,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	relay := newRelay(ln, key, &step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
 	go relay.accept()
 
-	signer, err := auth.NewSigner(auth.KeyPath(s.c.ConfPath), rpcauth.SocketPath(s.c.Conf.AuthInfo))
-	if err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: auth: %v\n", err)
-		return 1
-	}
-	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: signer}
+	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: s.c.Signer()}
 	killBadExit := o.killBadExit == 1 || o.killBadExit < 0 && s.c.Conf.KillOnBadExit != 0
 	reported := map[uint32]bool{}
 	if killBadExit {
@@ -337,7 +330,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	if signalled {
 		fmt.Fprintf(s.stderr, "srun: Force Terminated StepId=%d.%d\n", step.JobID, step.StepID)
 	}
-	status := uint32(code&0xff) << 8
+	status := stepStatus(exits, code) // relay.go
 	s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
 	return code
 }

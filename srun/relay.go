@@ -313,7 +313,7 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 		groups = append(groups, g)
 		return g
 	}
-	code, signalled := 0, false
+	code, signalled, oom, oomNode := 0, false, false, ""
 	for _, e := range ends {
 		ws := syscall.WaitStatus(e.status)
 		var what string
@@ -321,6 +321,15 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 		switch {
 		case e.lost:
 			what, v = "Unknown error", 1
+		case e.status&0xff == sigOOM:
+			// Slurm prints the first "Out Of Memory" report only, and srun exits 1.
+			if !oom {
+				oomNode = e.node
+			}
+			if e.node == oomNode {
+				what = "Out Of Memory"
+			}
+			oom = true
 		case ws.Signaled():
 			what, v = signalText(ws.Signal()), 128+int(ws.Signal())
 			signalled = true
@@ -342,8 +351,27 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 		}
 		fmt.Fprintf(s.stderr, "srun: error: %s: %s %s: %s\n", g.node, word, list, g.what)
 	}
+	if oom {
+		return 1, false
+	}
 	return code, signalled
 }
+
+// stepStatus is the step's status srun reports to the controller: SIG_OOM when a task
+// was reported out of memory (the job's derived exit code shows it), else srun's exit code
+// as a wait status.
+func stepStatus(ends []taskEnd, code int) uint32 {
+	for _, e := range ends {
+		if !e.lost && e.status&0xff == sigOOM {
+			return sigOOM
+		}
+	}
+	return uint32(code&0xff) << 8
+}
+
+// sigOOM is Slurm's dummy signal for a task of a step that saw an oom-kill (SIG_OOM): the
+// node reports the task's status as this value.
+const sigOOM = 253
 
 // endText is how srun describes a task's bad end ("Exited with exit code 3", "Killed").
 func endText(e taskEnd) string {
@@ -351,6 +379,8 @@ func endText(e taskEnd) string {
 	switch {
 	case e.lost:
 		return "Unknown error"
+	case e.status&0xff == sigOOM:
+		return "Out Of Memory"
 	case ws.Signaled():
 		return signalText(ws.Signal())
 	}

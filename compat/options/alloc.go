@@ -16,13 +16,28 @@ func ParseSrun(argv []string, env []string, cwd string, now time.Time) (*jobspec
 // ParseSalloc parses a salloc command line; Argv holds the command to run in the
 // allocation (empty: the configured shell).
 func ParseSalloc(argv []string, env []string, cwd string, now time.Time) (*jobspec.JobSpec, error) {
-	return parseAlloc(Salloc, jobspec.Salloc, SallocEnv, argv, env, cwd, now)
+	js, _, err := ParseSallocOptions(argv, env, cwd, now)
+	return js, err
 }
 
-func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []string, cwd string, now time.Time) (*jobspec.JobSpec, error) {
+// ParseSallocOptions is ParseSalloc that also returns salloc's own options (-I, --no-shell,
+// --bell), which have no place in a job spec.
+func ParseSallocOptions(argv []string, env []string, cwd string, now time.Time) (*jobspec.JobSpec, *SallocOptions, error) {
+	so := &SallocOptions{}
+	js, err := parseAlloc(Salloc, jobspec.Salloc, SallocEnv, argv, env, cwd, now, so)
+	if err != nil {
+		return nil, nil, err
+	}
+	return js, so, nil
+}
+
+func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []string, cwd string, now time.Time, so ...*SallocOptions) (*jobspec.JobSpec, error) {
 	js := jobspec.New(c)
 	js.Env, js.WorkDir, js.SubmitDir, js.SubmitLine = env, cwd, cwd, strings.Join(argv, " ")
 	a := &applier{cmd: cmd, js: js, cwd: cwd, now: now, memBy: map[string]source{}}
+	if len(so) > 0 {
+		a.sa = so[0]
+	}
 	for _, arg := range argv {
 		if arg == ":" {
 			return nil, cmdError(cmd, 1, "heterogeneous jobs (\":\" components) are not supported by Orbit yet")

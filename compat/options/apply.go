@@ -27,6 +27,7 @@ type applier struct {
 	cwd   string
 	now   time.Time
 	memBy map[string]source // which memory options are set, and how
+	sa    *SallocOptions    // salloc's own options (salloc.go); nil for the other commands
 }
 
 // apply sets one option's value on the spec, as the option's Slurm setter does, and
@@ -272,6 +273,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		default:
 			js.MaxPower = uint32(n)
 		}
+	case "immediate", "no-shell", "bell", "no-bell", "kill-command":
+		return a.sallocOption(o, val, hasVal) // salloc.go
 	case "node-constraints":
 		switch val {
 		case "pof2", "even", "odd", "ncube", "none":

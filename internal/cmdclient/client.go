@@ -68,7 +68,7 @@ func New(prog, path string, cfg *conf.Config) (*Client, error) {
 	}
 	c.MessageTimeout = time.Duration(mt) * time.Second
 	c.ConnectRetries = int(mt)
-	signer, err := auth.NewSigner(auth.KeyPath(path), rpcauth.SocketPath(cfg.AuthInfo))
+	signer, err := newSigner(cfg.AuthType, cfg.AuthInfo, path)
 	if err != nil {
 		return nil, &ConfigError{Path: path, Err: err, Auth: true}
 	}
@@ -149,3 +149,19 @@ dial:
 	}
 	return nil
 }
+
+// newSigner signs as slurm.conf's AuthType says: auth/munge asks munged; auth/slurm signs
+// with slurm.key when this user can read it, else through slurmd's local auth socket.
+func newSigner(authType, authInfo, confPath string) (wire.Signer, error) {
+	if authType == "" {
+		authType = auth.AuthTypeMunge
+	}
+	ai, err := auth.ParseAuthInfo(authInfo)
+	if err != nil {
+		return nil, err
+	}
+	return auth.SignerFor(authType, auth.KeyPath(confPath), rpcauth.SocketPath(authInfo), ai)
+}
+
+// Signer is how this client signs its requests, for commands that also call nodes (srun).
+func (c *Client) Signer() wire.Signer { return c.signer }

@@ -15,6 +15,9 @@ type Opt struct {
 	Long  string
 	Short byte
 	Arg   int
+	// Val groups long names that are one option in Slurm's table (squeue's --node, --nodes
+	// and --nodelist): a prefix of several of them is then not ambiguous (glibc's val).
+	Val string
 }
 
 // Found is one option occurrence in command-line order. Value is its argument; HasValue
@@ -33,7 +36,7 @@ type Found struct {
 func Getopt(prog string, args []string, opts []Opt) ([]Found, []string, error) {
 	table := make([]getopt.Option, len(opts))
 	for i, o := range opts {
-		table[i] = getopt.Option{Long: o.Long, Short: o.Short, Arg: getopt.ArgKind(o.Arg)}
+		table[i] = getopt.Option{Long: o.Long, Short: o.Short, Arg: getopt.ArgKind(o.Arg), Val: o.Val}
 	}
 	found, operands, err := getopt.Parse(append([]string{prog}, args...), table, getopt.Permute)
 	if err != nil {

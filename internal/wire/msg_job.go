@@ -88,6 +88,8 @@ type JobInfoRequest struct {
 	JobIDs []uint32 `codec:"job_ids"` // a job id also matches every task of an array with that id
 	// ShowAll includes jobs in hidden partitions (squeue -a); Orbit has none hidden yet.
 	ShowAll bool `codec:"show_all"`
+	// Steps asks for the live steps of the jobs as well (squeue -s), in JobInfoReply.Steps.
+	Steps bool `codec:"steps"`
 }
 
 // JobInfo is one job (or one array task) as squeue and scontrol show it.
@@ -171,6 +173,26 @@ type JobInfo struct {
 type JobInfoReply struct {
 	LastUpdate int64     `codec:"last_update"`
 	Jobs       []JobInfo `codec:"jobs"`
+	// Steps are the live steps of the jobs listed (only when JobInfoRequest.Steps), a running
+	// batch job's batch step included, in job then step order.
+	Steps []StepInfo `codec:"steps"`
+}
+
+// StepInfo is one live job step as squeue -s shows it.
+type StepInfo struct {
+	JobID       uint32 `codec:"job_id"`
+	StepID      uint32 `codec:"step_id"` // 0xfffffffb: the batch step
+	ArrayJobID  uint32 `codec:"array_job_id"`
+	ArrayTaskID uint32 `codec:"array_task_id"` // NoVal when not an array task
+	Name        string `codec:"name"`
+	Partition   string `codec:"partition"`
+	UserID      uint32 `codec:"user_id"`
+	UserName    string `codec:"user_name"`
+	TimeLimit   uint32 `codec:"time_limit"` // minutes; Infinite
+	StartTime   int64  `codec:"start_time"`
+	NodeList    string `codec:"node_list"`
+	NumTasks    uint32 `codec:"num_tasks"`
+	NumCPUs     uint32 `codec:"num_cpus"`
 }
 
 // KillJobRequest signals or cancels one job, one array task, or a whole array. scancel
@@ -186,12 +208,17 @@ type KillJobRequest struct {
 	Signal int32 `codec:"signal"`
 	// Flags: KillBatchOnly (--batch), KillFullJob (--full).
 	Flags uint16 `codec:"flags"`
+	// Step says StepID names one step of JobID to signal or cancel (scancel J.S) rather than
+	// the whole job.
+	Step   bool   `codec:"step"`
+	StepID uint32 `codec:"step_id"`
 }
 
 // Flags of KillJobRequest.
 const (
 	KillBatchOnly uint16 = 1 << 0 // signal only the batch shell
 	KillFullJob   uint16 = 1 << 1 // signal the batch shell and every step
+	KillHurry     uint16 = 1 << 2 // --hurry: skip burst buffer stage-out (Orbit has none)
 )
 
 // KillJobReply answers MsgKillJob; Errno is 0 or a Slurm errno (e.g. 2017, "Invalid job id

@@ -65,5 +65,13 @@ const (
 	MsgForwardReply       MsgType = 601 // ForwardReply: one aggregated result list for the whole subtree
 	MsgRegistrationStatus MsgType = 602 // RegistrationStatus: register again (REQUEST_NODE_REGISTRATION_STATUS)
 
-	// Next family: 700–799.
+	// Accounting, sacct → slurmctld (msg_acct.go): 700–799.
+	MsgAcctQuery      MsgType = 700 // sacct → slurmctld: AcctQueryRequest (DBD_GET_JOBS_COND)
+	MsgAcctQueryReply MsgType = 701 // AcctQueryReply: the selected jobs with their steps
+
+	// Controller statistics, sdiag → slurmctld (msg_stats.go): 800–899.
+	MsgStats      MsgType = 800 // sdiag → slurmctld: StatsRequest (REQUEST_STATS_INFO; Reset is sdiag -r)
+	MsgStatsReply MsgType = 801 // StatsReply (RESPONSE_STATS_INFO)
+
+	// Next family: 900–999.
 )

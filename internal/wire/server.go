@@ -70,6 +70,7 @@ type Server struct {
 	closed    bool
 	rpc       map[MsgType]HandlerFunc
 	protos    map[Proto]ConnHandler
+	observe   Observer
 	listeners map[net.Listener]struct{}
 	conns     map[net.Conn]struct{}
 	wg        sync.WaitGroup
@@ -109,6 +110,23 @@ func (s *Server) HandleRPC(t MsgType, fn HandlerFunc) {
 	}
 	s.rpc[t] = fn
 }
+
+// Observer is told about every request a handler answered: who sent it, how long the
+// handler took and its error (slurmctld's RPC statistics for sdiag).
+type Observer func(req *Request, took time.Duration, err error)
+
+// Observe installs fn as the server's Observer. Same rules as HandleRPC: once, before Serve.
+func (s *Server) Observe(fn Observer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serving || s.observe != nil {
+		panic("wire.Server.Observe: installed after Serve or twice")
+	}
+	s.observe = fn
+}
+
+// Active is the number of connections being served now (Slurm's server thread count).
+func (s *Server) Active() int { return len(s.sem) }
 
 // HandleProto registers fn for connections opening with protocol byte p (not ProtoRPC, which
 // the server serves itself). Same rules as HandleRPC.
@@ -340,7 +358,11 @@ func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope) *Envelope {
 		return errorEnvelope(env, NewError(ErrnoReceive))
 	}
 	req.Body = body
+	start := time.Now()
 	resp, err := s.call(ctx, h, req, log)
+	if s.observe != nil {
+		s.observe(req, time.Since(start), err)
+	}
 	if err != nil {
 		return errorEnvelope(env, asError(err, ErrnoSlurmError))
 	}

@@ -15,9 +15,11 @@ import (
 // The final state: a job the controller already ended while it ran (scancel → CANCELLED,
 // time limit → TIMEOUT, node failure → NODE_FAIL, all with COMPLETING) keeps that state and
 // takes the script's exit status; otherwise a launch failure is FAILED (JobLaunchFailure),
+// with the stepd's errno as status (an output file that cannot be opened: 0:53),
 // a time-limit kill TIMEOUT, a kill the controller asked for CANCELLED, exit status 0
 // COMPLETED, anything else FAILED with NonZeroExitCode (22.05 has no RaisedSignal reason).
-// The nodes are released at once and the scheduler runs.
+// The nodes are released at once, or with an Epilog once every node's epilog reported, and
+// the scheduler runs.
 func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Request) (any, error) {
 	id, err := identity(req)
 	if err != nil {
@@ -44,8 +46,12 @@ func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Reque
 	case s.IsCompleting():
 		ch.state, ch.keepReason, ch.end = s.Base(), true, j.EndTime
 	case r.LaunchFailed:
+		// The stepd's errno is the status when it sent one (ESLURMD_IO_ERROR shows as
+		// ExitCode 0:53, as in Slurm); otherwise 1:0.
 		ch.state, ch.reason = states.JobFailed, states.FailLaunch
-		ch.exitCode = 1 << 8
+		if r.WaitStatus == 0 {
+			ch.exitCode = 1 << 8
+		}
 	case r.OutOfMemory: // the step's memory cgroup saw an oom-kill (slurmd/stepd/cgroup.go)
 		ch.state, ch.reason, ch.exitCode = states.JobOOM, states.FailOOM, sigOOM
 	case r.TimedOut:
@@ -62,6 +68,9 @@ func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Reque
 			n.lastBusy = now
 		}
 	}
+	// With an Epilog, the job stays COMPLETING on its nodes until every epilog reported
+	// (epilog_wait.go).
+	ch.completing = c.awaitEpilogs(j.JobID, j.Nodes)
 	nodes := append([]string(nil), j.Nodes...)
 	p, err := c.apply(ch)
 	c.mu.Unlock()

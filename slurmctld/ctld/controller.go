@@ -23,8 +23,9 @@ import (
 type Options struct {
 	// Config is the loaded slurm.conf.
 	Config *conf.Config
-	// Key is the auth/slurm key (slurm.key): it verifies requests, signs the controller's
-	// messages to nodes and signs launch credentials.
+	// Key is slurm.key, used when AuthType=auth/slurm or CredType=cred/slurm: it verifies
+	// requests, signs the controller's messages to nodes and signs launch credentials. With
+	// auth/munge and cred/munge, munged does all of that and Key may be nil.
 	Key *auth.Key
 	// Logger receives the controller's logs; nil means slog.Default().
 	Logger *slog.Logger
@@ -46,7 +47,7 @@ type Controller struct {
 	store   *store.Store
 	srv     *wire.Server
 	nodeOpt wire.ClientOptions // how the controller calls nodes
-	launch  *auth.LaunchSigner
+	launch  auth.LaunchCredSigner
 
 	slurmUID uint32
 	selfUID  uint32
@@ -71,6 +72,8 @@ type Controller struct {
 
 	booted time.Time   // when New ran: show config's BOOT_TIME (admin.go)
 	fan    fanoutState // ping sweeps and tree broadcasts (node_ping.go, launch_agent.go)
+	stats  ctldStats   // sdiag's statistics (stats.go)
+	epilog epilogWait  // COMPLETING jobs waiting for their nodes' epilogs (epilog_wait.go)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -81,8 +84,9 @@ func New(opts Options) (*Controller, error) {
 	if cfg == nil {
 		return nil, errors.New("ctld: no configuration")
 	}
-	if opts.Key == nil {
-		return nil, errors.New("ctld: no auth key")
+	authSuite, err := auth.NewSuite(cfg.AuthType, cfg.CredType, cfg.AuthInfo, "", opts.Key, nil)
+	if err != nil {
+		return nil, err
 	}
 	log := opts.Logger
 	if log == nil {
@@ -109,7 +113,7 @@ func New(opts Options) (*Controller, error) {
 		log:      log,
 		now:      now,
 		store:    st,
-		launch:   auth.NewLaunchSigner(opts.Key),
+		launch:   authSuite.LaunchSigner,
 		selfUID:  uint32(os.Getuid()),
 		slurmUID: lookupUID(cfg.SlurmUser),
 		trackMem: memoryTracked(cfg.SelectTypeParameters),
@@ -120,14 +124,19 @@ func New(opts Options) (*Controller, error) {
 		ctx:      ctx,
 		cancel:   cancel,
 	}
-	c.launch.Now = now
+	switch ls := c.launch.(type) {
+	case *auth.LaunchSigner:
+		ls.Now = now
+	case *auth.MungeLaunchSigner:
+		ls.Now = now
+	}
 	c.booted = now()
 	if c.interval <= 0 {
 		c.interval = 5 * time.Second
 	}
 	c.nodeOpt = wire.ClientOptions{
 		MessageTimeout: msgTimeout,
-		Signer:         auth.NewKeySigner(opts.Key, uint32(os.Getuid()), uint32(os.Getgid())),
+		Signer:         authSuite.Signer,
 	}
 	if opts.ClearState {
 		if err := c.clearState(); err != nil {
@@ -144,7 +153,7 @@ func New(opts Options) (*Controller, error) {
 	c.srv = wire.NewServer(wire.ServerOptions{
 		Logger:         log,
 		MessageTimeout: msgTimeout,
-		Authenticator:  rpcauth.Authenticator{V: auth.NewKeyVerifier(opts.Key)},
+		Authenticator:  rpcauth.Authenticator{V: authSuite.Verifier},
 	})
 	c.register()
 	workers := opts.LaunchWorkers
@@ -202,6 +211,7 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgUpdatePartition, c.handleUpdatePartition) // partition_update.go
 	c.registerAdmin()                                                 // admin.go
 	c.registerSteps()
+	c.registerStats() // stats.go: sdiag, and the RPC observer
 	// Prolog and epilog failures reported by slurmd (node_drain.go).
 	c.srv.HandleRPC(wire.MsgPrologComplete, c.handlePrologComplete)
 	c.srv.HandleRPC(wire.MsgEpilogComplete, c.handleEpilogComplete)

@@ -37,6 +37,9 @@ func (c *Controller) handleJobInfo(_ context.Context, req *wire.Request) (any, e
 		}
 		rep.Jobs = append(rep.Jobs, info)
 	}
+	if r.Steps {
+		rep.Steps = c.stepInfos(rep.Jobs) // step_info.go
+	}
 	c.mu.RUnlock()
 	return rep, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"syscall"
 
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -21,6 +23,9 @@ func (c *Controller) handleKillJob(ctx context.Context, req *wire.Request) (any,
 	r := req.Body.(*wire.KillJobRequest)
 	if rep, handled, err := c.killArray(ctx, id, r); handled { // job_array_kill.go
 		return rep, err
+	}
+	if r.Step {
+		return c.killStep(id, r), nil
 	}
 	cancel := r.Signal == 0 || r.Signal == int32(syscall.SIGKILL)
 	now := c.now().Unix()
@@ -65,6 +70,58 @@ func (c *Controller) handleKillJob(ctx context.Context, req *wire.Request) (any,
 		c.wake() // a cancelled top job may unblock the ones behind it
 	}
 	return &wire.KillJobReply{}, nil
+}
+
+// killStep serves scancel J.S: the job's owner (or a privileged user) signals or cancels one
+// live step. As in Slurm, a step that is not running is 2017 ("Invalid job id specified"),
+// a pending job 2024 and a finished one 2021. The signal goes straight to the step's nodes
+// (MsgSignalTasks, which slurmd serves for srun too); a cancel is SIGKILL there, which the
+// step's slurmstepd turns into Slurm's step cancel (SIGTERM, KillWait, SIGKILL). The reply
+// does not wait for the nodes, as Slurm's does not wait for its agent.
+func (c *Controller) killStep(id *wire.Identity, r *wire.KillJobRequest) *wire.KillJobReply {
+	c.mu.RLock()
+	j := c.t.jobs[r.JobID]
+	switch {
+	case j == nil:
+		c.mu.RUnlock()
+		return killReply(errnoInvalidJobID)
+	case j.UserID != id.UID && !c.privileged(id):
+		c.mu.RUnlock()
+		return killReply(errnoAccessDenied)
+	case j.state().IsFinished():
+		c.mu.RUnlock()
+		return killReply(errnoAlreadyDone)
+	case j.state().IsPending():
+		c.mu.RUnlock()
+		return killReply(errnoJobPending)
+	}
+	c.mu.RUnlock()
+	nodes, ok := c.steps.isLive(r.JobID, r.StepID)
+	if !ok {
+		return killReply(errnoInvalidJobID)
+	}
+	names, err := hostlist.Expand(nodes)
+	if err != nil {
+		return killReply(errnoInvalidJobID)
+	}
+	sig := r.Signal
+	if sig == 0 {
+		sig = int32(syscall.SIGKILL)
+	}
+	for _, n := range names {
+		addr, ok := c.addrOf(n)
+		if !ok {
+			continue
+		}
+		go func(node, addr string) {
+			msg := &wire.SignalTasks{NodeName: node, JobID: r.JobID, StepID: r.StepID, Signal: sig}
+			if err := c.call(addr, wire.MsgSignalTasks, msg); err != nil {
+				c.log.Warn("step signal failed", "job", r.JobID, "step", r.StepID, "node", node, "err", err)
+			}
+		}(n, addr)
+	}
+	c.log.Info("step signalled", "job", r.JobID, "step", r.StepID, "signal", sig, "uid", id.UID)
+	return &wire.KillJobReply{}
 }
 
 func killReply(errno int32) *wire.KillJobReply {

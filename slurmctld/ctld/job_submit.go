@@ -194,6 +194,20 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	return j, nil
 }
 
+// requestedTasks is the task count the job asked for, as Slurm's batch launch carries it
+// (details->num_tasks): -n, or --ntasks-per-node times the nodes; 0 when it asked neither,
+// for which the node derives SLURM_TASKS_PER_NODE from the CPUs and sets no SLURM_NTASKS.
+// j.NumTasks, the count the scheduler places, is at least one per node.
+func (j *jobRecord) requestedTasks() uint32 {
+	if n := j.Desc.NumTasks; n != wire.NoVal && n != 0 {
+		return n
+	}
+	if j.TasksPerNod > 0 {
+		return j.TasksPerNod * j.MinNodes
+	}
+	return 0
+}
+
 // memPerNode is the memory (MiB) the job needs on a node given cpus CPUs there.
 func (j *jobRecord) memPerNode(cpus uint32) uint64 {
 	switch {

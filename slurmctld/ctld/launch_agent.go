@@ -268,7 +268,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		QOS:          d.QOS,
 		NodeList:     hostlist.Compress(j.Nodes),
 		CPUsPerNode:  append([]uint32(nil), j.CPUsPerNode...),
-		NumTasks:     j.NumTasks,
+		NumTasks:     j.requestedTasks(), // job_submit.go
 		CPUsPerTask:  j.CPUsPerTask,
 		MemPerNode:   j.MemPerNode,
 		MemPerCPU:    j.MemPerCPU,
@@ -294,7 +294,8 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 
 // doTerminate asks the nodes gathered for a job's terminate to end it (cancel, time limit,
 // lost job), in one broadcast down the tree. When the batch host answers that it no longer
-// runs the job, no completion report will come, so the job's COMPLETING ends here. Nodes
+// runs the job, no completion report will come, so the job's COMPLETING ends here, unless
+// the job waits for its epilogs (epilog_wait.go), whose reports end it. Nodes
 // the broadcast did not reach are left to node health, which ends the job if they are gone.
 func (c *Controller) doTerminate(t agentTask) {
 	nodes := c.takePending(t)
@@ -329,7 +330,7 @@ func (c *Controller) doTerminate(t agentTask) {
 	}
 	c.mu.Lock()
 	j := c.t.jobs[t.jobID]
-	if j == nil || !j.state().IsCompleting() || !slices.Contains(refusedBy, j.batchHost()) {
+	if j == nil || !j.state().IsCompleting() || !slices.Contains(refusedBy, j.batchHost()) || c.awaitingEpilogs(j.JobID) {
 		c.mu.Unlock()
 		return
 	}

@@ -78,6 +78,9 @@ func TestSched_FIFOOrderAndReasons(t *testing.T) {
 	}
 	f.waitState(b, states.JobRunning)
 	f.waitReason(c, states.WaitResources)
+	// RUNNING is the controller's decision; the launch reaches the node a moment later, and a
+	// job cancelled before that is never launched.
+	f.waitFor("the launch of the second job", func() bool { return slices.Contains(f.node.launches(), b) })
 	f.kill(0, b, 0)
 	f.waitState(c, states.JobRunning)
 	if got, want := f.node.launches(), []uint32{a, b, c}; !slices.Equal(got, want) {

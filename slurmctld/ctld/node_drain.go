@@ -107,7 +107,7 @@ func (c *Controller) handlePrologComplete(ctx context.Context, req *wire.Request
 }
 
 // handleEpilogComplete serves MsgEpilogComplete: a job's epilog ran on a node; a failure
-// drains the node.
+// drains the node, and the last epilog of a COMPLETING job releases its nodes.
 func (c *Controller) handleEpilogComplete(ctx context.Context, req *wire.Request) (any, error) {
 	id, err := identity(req)
 	if err != nil {
@@ -126,20 +126,25 @@ func (c *Controller) handleEpilogComplete(ctx context.Context, req *wire.Request
 	if r.Status != 0 {
 		ch = c.drainChange(r.NodeName, reasonEpilogError, now)
 	}
-	if ch == nil {
+	if ch != nil {
+		p, err := c.apply(ch)
 		c.mu.Unlock()
-		return nil, nil
+		if err != nil {
+			return nil, wire.Errorf(wire.ErrnoSlurmError, "epilog failure not applied: %v", err)
+		}
+		if err := p.Wait(ctx); err != nil {
+			return nil, durabilityError(err)
+		}
+		c.log.Error("epilog error, draining the node", "node", r.NodeName, "job", r.JobID, "status", r.Status,
+			"timed_out", r.TimedOut)
+	} else {
+		c.mu.Unlock()
 	}
-	p, err := c.apply(ch)
-	c.mu.Unlock()
-	if err != nil {
-		return nil, wire.Errorf(wire.ErrnoSlurmError, "epilog failure not applied: %v", err)
+	if c.epilogReported(r.JobID, r.NodeName) { // epilog_wait.go
+		if err := c.releaseAfterEpilogs(ctx, r.JobID); err != nil {
+			return nil, wire.Errorf(wire.ErrnoSlurmError, "epilog completion not applied: %v", err)
+		}
 	}
-	if err := p.Wait(ctx); err != nil {
-		return nil, durabilityError(err)
-	}
-	c.log.Error("epilog error, draining the node", "node", r.NodeName, "job", r.JobID, "status", r.Status,
-		"timed_out", r.TimedOut)
 	c.wake()
 	return nil, nil
 }

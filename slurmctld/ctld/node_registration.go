@@ -57,9 +57,10 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 		st = (st &^ states.NodeStateBase) | states.NodeIdle
 	case states.NodeDown:
 		rts := c.cfg.ReturnToService
-		// slurmd re-registers as its heartbeat; only a restarted slurmd (a new SlurmdStart)
-		// or a node that was merely silent returns to service, so a DOWN set by an operator
-		// (node_update.go) stays until slurmd restarts, as in Slurm.
+		// slurmd registers when it starts and when the controller asks (its ping sweep
+		// requests a registration from a node it lost touch with); only a restarted slurmd
+		// (a new SlurmdStart) or a node that was merely silent returns to service, so a DOWN
+		// set by an operator (node_update.go) stays until slurmd restarts, as in Slurm.
 		restarted := r.SlurmdStart != n.rec.SlurmdStart
 		if (rts >= 2 && (restarted || rec.Reason == reasonNotResponding)) || (rts == 1 && rec.Reason == reasonNotResponding) {
 			st = (st &^ states.NodeStateBase) | states.NodeIdle
@@ -80,6 +81,9 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 			continue
 		}
 		switch {
+		case j.state().IsCompleting() && c.awaitingEpilogs(j.JobID) && r.SlurmdStart == n.rec.SlurmdStart:
+			// Its epilogs still run (epilog_wait.go); a slurmd restarted meanwhile will not
+			// report its epilog, so that case ends the COMPLETING below.
 		case j.state().IsCompleting():
 			changes = append(changes, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
 		case r.SlurmdStart > 0 && j.StartTime < r.SlurmdStart:

@@ -24,7 +24,7 @@ func (c *Controller) schedLoop() {
 		case <-c.kick:
 		case <-tick.C:
 		}
-		c.schedule()
+		c.stats.cycle(c, c.schedule) // stats.go: sdiag's main schedule statistics
 	}
 }
 

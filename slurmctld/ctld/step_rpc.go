@@ -23,6 +23,7 @@ func (c *Controller) registerSteps() {
 	c.srv.HandleRPC(wire.MsgStepCreate, c.handleStepCreate)
 	c.srv.HandleRPC(wire.MsgStepComplete, c.handleStepComplete)
 	c.srv.HandleRPC(wire.MsgCompleteJobAlloc, c.handleCompleteJobAlloc)
+	c.registerAcct() // acct_query.go: sacct reads the steps these endpoints account
 }
 
 // interactivePlaceholder stands in for the script while newJob validates an allocation
@@ -196,6 +197,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		}
 	}
 	rep.StepID = c.steps.create(rep.JobID, rep.NodeList)
+	c.steps.describe(rep.JobID, rep.StepID, stepMeta{name: r.Name, start: c.now().Unix(), tasks: rep.NumTasks, cpus: stepCPUs(rep.Tasks, cpt)}) // step_info.go
 	cred, err := c.launch.SignLaunch(auth.LaunchCred{
 		JobID: rep.JobID, StepID: rep.StepID, UID: uid, GID: gid, NodeList: rep.NodeList,
 	})
@@ -204,12 +206,13 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "cannot sign step credential: %v", err)
 	}
 	rep.Cred = cred
+	c.acctStepStart(rep, r.Name) // acct_step.go
 	c.log.Info("step created", "job", rep.JobID, "step", rep.StepID, "nodes", rep.NodeList, "tasks", rep.NumTasks)
 	return rep, nil
 }
 
 // handleStepComplete serves MsgStepComplete (srun, when every task of the step ended).
-func (c *Controller) handleStepComplete(_ context.Context, req *wire.Request) (any, error) {
+func (c *Controller) handleStepComplete(ctx context.Context, req *wire.Request) (any, error) {
 	id, err := identity(req)
 	if err != nil {
 		return nil, err
@@ -222,6 +225,7 @@ func (c *Controller) handleStepComplete(_ context.Context, req *wire.Request) (a
 		return nil, err
 	}
 	c.steps.complete(r.JobID, r.StepID)
+	c.acctStepEnd(ctx, r) // acct_step.go
 	c.log.Info("step ended", "job", r.JobID, "step", r.StepID, "status", r.ExitCode)
 	return nil, nil
 }
@@ -256,6 +260,10 @@ func (c *Controller) handleCompleteJobAlloc(ctx context.Context, req *wire.Reque
 		ch.state, ch.keepReason, ch.end = s.Base(), true, j.EndTime
 	case s.IsPending():
 		ch.state, ch.keepReason = states.JobCancelled, true // srun gave up waiting
+	case r.ExitCode == wire.NoVal:
+		// salloc or srun interrupted by a signal gives the allocation back without an exit
+		// status: Slurm records the job CANCELLED.
+		ch.state, ch.reason, ch.exitCode = states.JobCancelled, states.WaitNoReason, 0
 	case r.ExitCode == 0:
 		ch.state, ch.reason = states.JobComplete, states.WaitNoReason
 	default:

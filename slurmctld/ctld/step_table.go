@@ -8,8 +8,9 @@ import "sync"
 // nodes kill every step of a terminated job).
 type stepTable struct {
 	mu   sync.Mutex
-	next map[uint32]uint32            // job → next step id
-	live map[uint32]map[uint32]string // job → step id → node list
+	next map[uint32]uint32              // job → next step id
+	live map[uint32]map[uint32]string   // job → step id → node list
+	meta map[uint32]map[uint32]stepMeta // job → step id → what squeue -s shows (step_info.go)
 }
 
 // create returns the job's next step id and records the step as live.
@@ -37,6 +38,7 @@ func (s *stepTable) complete(job, step uint32) bool {
 		return false
 	}
 	delete(s.live[job], step)
+	delete(s.meta[job], step)
 	return true
 }
 
@@ -46,6 +48,7 @@ func (s *stepTable) forget(job uint32) {
 	defer s.mu.Unlock()
 	delete(s.next, job)
 	delete(s.live, job)
+	delete(s.meta, job)
 }
 
 // liveCount is the number of live steps of job.

@@ -36,8 +36,9 @@ type Daemon struct {
 	order    []string // hosted node names, in configuration order
 	stepd    string
 	keyPath  string
-	signer   *auth.KeySigner
-	launchV  *auth.LaunchVerifier
+	auth     *auth.Suite
+	signer   auth.Signer
+	launchV  auth.LaunchCredVerifier
 	admins   []uint32 // uids allowed to launch, signal and terminate
 	ctlds    []string // controller host:port, primary first
 	timeout  time.Duration
@@ -165,19 +166,6 @@ func hostedNames(cfg *conf.Config, expr string) ([]string, error) {
 // with it, and checks launch credentials against it.
 func (d *Daemon) setupAuth() error {
 	d.keyPath = auth.KeyPath(d.opts.ConfPath)
-	ai, err := auth.ParseAuthInfo(d.cfg.AuthInfo)
-	if err != nil {
-		return fmt.Errorf("slurmd: AuthInfo: %v", err)
-	}
-	key, err := auth.LoadKey(d.keyPath)
-	if err != nil {
-		return fmt.Errorf("slurmd: %v", err)
-	}
-	d.signer = auth.NewKeySigner(key, uint32(os.Getuid()), uint32(os.Getgid()))
-	if ai.TTL > 0 {
-		d.signer.TTL = ai.TTL
-	}
-	d.launchV = auth.NewLaunchVerifier(key)
 	d.admins = []uint32{0, uint32(os.Getuid())}
 	if su := d.cfg.SlurmUser; su != "" {
 		if u, err := user.Lookup(su); err == nil {
@@ -188,10 +176,19 @@ func (d *Daemon) setupAuth() error {
 			d.admins = append(d.admins, uint32(id))
 		}
 	}
-	if !d.opts.NoAuthSocket {
+	suite, err := auth.NewSuite(d.cfg.AuthType, d.cfg.CredType, d.cfg.AuthInfo, d.keyPath, nil, d.admins)
+	if err != nil {
+		return fmt.Errorf("slurmd: %v", err)
+	}
+	d.auth = suite
+	d.signer = suite.Signer
+	d.launchV = suite.LaunchVerifier
+	// The local auth socket signs with slurm.key for callers that cannot read it; under
+	// auth/munge every process asks munged itself.
+	if ks, ok := d.signer.(*auth.KeySigner); ok && !d.opts.NoAuthSocket {
 		path := rpcauth.SocketPath(d.cfg.AuthInfo)
 		if err := os.MkdirAll(filepath.Dir(path), 0755); err == nil {
-			if s, err := auth.ListenAuth(path, d.signer, auth.AuthServerOptions{Logger: d.log}); err == nil {
+			if s, err := auth.ListenAuth(path, ks, auth.AuthServerOptions{Logger: d.log}); err == nil {
 				d.authSrv = s
 				go s.Serve()
 			} else {
@@ -202,11 +199,9 @@ func (d *Daemon) setupAuth() error {
 	return nil
 }
 
-// verifier checks request credentials with the key (each credential once).
-func (d *Daemon) verifier() auth.Verifier {
-	key, _ := auth.LoadKey(d.keyPath) // loaded successfully in setupAuth
-	return auth.NewKeyVerifier(key)
-}
+// verifier checks request credentials (each credential once: one Verifier, so one replay
+// cache, serves direct and forwarded requests alike).
+func (d *Daemon) verifier() auth.Verifier { return d.auth.Verifier }
 
 // listen opens the one listener of this process.
 func (d *Daemon) listen() error {

@@ -13,10 +13,9 @@ import (
 // requeue), once per job incarnation, after every step of the job on the node is gone. Its
 // result goes to the controller (MsgEpilogComplete); a failure drains the node with reason
 // "Epilog error".
-//
-// Unlike Slurm, the controller releases the job's nodes when the batch script's end is
-// reported, not when the epilogs complete: the job shows COMPLETED while its epilogs may
-// still run, and the next job may start on the node meanwhile.
+// As in Slurm, the controller keeps the job COMPLETING on its nodes until every node's
+// MsgEpilogComplete has arrived (slurmctld/ctld/epilog_wait.go), so no other job starts on
+// a node whose epilog still runs.
 
 // epilogMark records that an incarnation's epilog ran or runs on a node.
 type epilogMark struct {

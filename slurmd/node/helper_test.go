@@ -90,6 +90,7 @@ func newCluster(t testing.TB, nodes int) *fakeCtld {
 SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=%s
 AuthType=auth/slurm
+CredType=cred/slurm
 AuthInfo=socket=%s/sack.socket
 SlurmUser=root
 SlurmdTimeout=3

@@ -41,11 +41,7 @@ func (d *Daemon) handleSignal(_ context.Context, req *wire.Request) (any, error)
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "Invalid signal %d", m.Signal)
 	}
 	steps := liveSteps(h, m.JobID)
-	srun := 0
-	if m.Flags&wire.KillBatchOnly == 0 {
-		srun = d.signalSrunSteps(m.NodeName, m.JobID, syscall.Signal(m.Signal))
-	}
-	if len(steps) == 0 && srun == 0 {
+	if len(steps) == 0 {
 		return nil, wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
 	}
 	sig := syscall.Signal(m.Signal)
@@ -115,7 +111,6 @@ func (d *Daemon) terminate(node string, job uint32, timedOut bool) bool {
 		sig = stepdlaunch.SigTimeout
 	}
 	steps := liveSteps(d.nodes[node], job)
-	srun := d.killSrunSteps(node, job)
 	for _, st := range steps {
 		if err := unix.Kill(st.Pid, sig); err != nil {
 			d.log.Warn("cannot signal slurmstepd", "job", job, "pid", st.Pid, "err", err)
@@ -124,5 +119,5 @@ func (d *Daemon) terminate(node string, job uint32, timedOut bool) bool {
 	if len(steps) > 0 {
 		d.log.Info("terminating job", "job", job, "node", node, "timed_out", timedOut)
 	}
-	return len(steps) > 0 || srun > 0
+	return len(steps) > 0
 }

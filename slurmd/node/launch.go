@@ -111,6 +111,7 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 		CtldAddrs: d.ctlds, ClusterName: cfg.ClusterName, CtldPort: uint32(cfg.SlurmctldPort),
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(cfg.KillWait),
 		LogFile: d.opts.LogFile, Debug: d.opts.Debug,
+		AuthType: cfg.AuthType, AuthInfo: cfg.AuthInfo,
 	}
 	if b.ClusterName == "" {
 		b.ClusterName = m.ClusterName
@@ -124,6 +125,7 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 	if v, ok := cfg.Get("TmpFS"); ok {
 		b.TmpFS = v
 	}
+	b.Memory = d.memory(batchMemory(m, h.node.Name)) // cgroup.go
 	if v, ok := cfg.Get("JobFileAppend"); ok {
 		b.JobFileAppend = v == "1"
 	}

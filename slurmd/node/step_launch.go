@@ -25,13 +25,6 @@ import (
 // state file (the tasks' process groups, or the stepd's pid for a cancel), which a restarted
 // slurmd reads just the same.
 
-// killSrunSteps and signalSrunSteps are what jobctl.go asks of in-process steps; there are
-// none any more (every step has its slurmstepd and a state file, which jobctl.go's liveSteps
-// finds), so they report zero.
-func (d *Daemon) killSrunSteps(string, uint32) int { return 0 }
-
-func (d *Daemon) signalSrunSteps(string, uint32, syscall.Signal) int { return 0 }
-
 // registerSteps installs the srun endpoints.
 func (d *Daemon) registerSteps() {
 	d.srv.HandleRPC(wire.MsgLaunchTasks, d.handleLaunchTasks)
@@ -100,6 +93,7 @@ func (d *Daemon) startStepStepd(ctx context.Context, h *hosted, m *wire.LaunchTa
 	if v, ok := d.cfg.Get("JobFileAppend"); ok {
 		l.JobFileAppend = v == "1"
 	}
+	l.Memory = d.memory(stepMemory(h, m), m.CPUsOnNode) // cgroup.go
 	path := stepdlaunch.StepPath(h.spool, m.JobID, m.StepID)
 	if err := stepdlaunch.WriteStep(path, l); err != nil {
 		return err

@@ -22,11 +22,10 @@ const completeDeadline = 10 * time.Minute
 // it, backing off between rounds. The controller treats a repeat as a no-op, so a reply lost
 // after the controller applied the report does no harm.
 func reportComplete(b *stepdlaunch.Batch, c *wire.BatchJobComplete, log *slog.Logger) error {
-	key, err := auth.LoadKey(b.KeyPath)
+	signer, err := completionSigner(b)
 	if err != nil {
 		return err
 	}
-	signer := auth.NewKeySigner(key, uint32(os.Getuid()), uint32(os.Getgid()))
 	timeout := time.Duration(b.MessageTimeout) * time.Second
 	if timeout <= 0 {
 		timeout = wire.DefaultMessageTimeout
@@ -61,4 +60,21 @@ func reportComplete(b *stepdlaunch.Batch, c *wire.BatchJobComplete, log *slog.Lo
 		time.Sleep(backoff)
 		backoff = min(2*backoff, 10*time.Second)
 	}
+}
+
+// completionSigner signs as slurm.conf's AuthType says: munged for auth/munge, else
+// slurm.key (launch files written before AuthType was recorded mean auth/slurm).
+func completionSigner(b *stepdlaunch.Batch) (auth.Signer, error) {
+	if b.AuthType == auth.AuthTypeMunge {
+		ai, err := auth.ParseAuthInfo(b.AuthInfo)
+		if err != nil {
+			return nil, err
+		}
+		return &auth.MungeSigner{Socket: ai.Socket, TTL: ai.TTL}, nil
+	}
+	key, err := auth.LoadKey(b.KeyPath)
+	if err != nil {
+		return nil, err
+	}
+	return auth.NewKeySigner(key, uint32(os.Getuid()), uint32(os.Getgid())), nil
 }

@@ -85,12 +85,10 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 	if e.has("SLURM_CPUS_PER_TASK") { // set by sbatch only when given; refreshed, never added
 		e.set("SLURM_CPUS_PER_TASK", u32(cpt))
 	}
-	// Slurm sets these from the task count the job asked for: -n (sbatch put them in the
-	// environment already) or --ntasks-per-node times the nodes. Orbit's controller also
-	// sends the count it derives for a job that asked for neither (one per node), which
-	// Slurm's batch environment does not show; the submitted SLURM_NTASKS_PER_NODE tells the
-	// two apart.
-	if m.NumTasks != 0 && m.NumTasks != noVal && (e.has("SLURM_NTASKS") || e.has("SLURM_NTASKS_PER_NODE")) {
+	// Slurm sets these from the task count the job asked for (-n, which sbatch put in the
+	// environment already, or --ntasks-per-node times the nodes); the controller sends 0
+	// when it asked neither, as Slurm's does.
+	if m.NumTasks != 0 && m.NumTasks != noVal {
 		e.add("SLURM_NTASKS", u32(m.NumTasks))
 		e.add("SLURM_NPROCS", u32(m.NumTasks))
 	}

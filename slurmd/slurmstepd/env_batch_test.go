@@ -53,10 +53,6 @@ func TestBatchEnv_MatchesReference(t *testing.T) {
 	}{
 		{"default", []string{"SLURM_JOB_NAME=envrec-default"},
 			wire.LaunchBatchJob{CPUsPerNode: []uint32{1}}},
-		// Orbit's controller sends the task count it derived (one per node) for a job that
-		// did not ask for one; the environment is still the default one.
-		{"default", []string{"SLURM_JOB_NAME=envrec-default"},
-			wire.LaunchBatchJob{CPUsPerNode: []uint32{1}, NumTasks: 1}},
 		{"ntasks_cpus_mem", []string{"SLURM_JOB_NAME=envrec-ncm", "SLURM_NTASKS=4", "SLURM_NPROCS=4", "SLURM_CPUS_PER_TASK=2"},
 			wire.LaunchBatchJob{CPUsPerNode: []uint32{8}, NumTasks: 4, CPUsPerTask: 2, MemPerNode: 100}},
 		{"array", []string{"SLURM_JOB_NAME=envrec-array", "SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_MIN=1",

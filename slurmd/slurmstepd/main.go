@@ -20,6 +20,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -76,8 +77,25 @@ func run(args []string) int {
 		log.Error("launch failed", "job", b.Msg.JobID, "err", err)
 		return 1
 	}
+	cg := memCgroup(b.Memory, b.NodeName, b.Msg.JobID, stepd.BatchStep, log) // oom.go
+	oom := &oomWatch{cg: cg, node: b.NodeName, step: stepName(b.Msg.JobID, stepd.BatchStep)}
+	spec.Cgroup, spec.PostTerm = cg, oom.postTerm
 	step, err := stepd.Start(*spec)
+	var ioErr *stepd.IOSetupError
+	if errors.As(err, &ioErr) {
+		// Slurm's slurmstepd accepts the launch (refusing it would drain the node), logs
+		// the error and ends the job FAILED with the errno as its status (ExitCode 0:53).
+		removeCgroup(cg, log)
+		log.Error("IO setup failed", "job", b.Msg.JobID, "err", err)
+		if ready != nil {
+			io.WriteString(ready, stepdlaunch.Ready+"\n")
+			ready.Close()
+		}
+		return finish(b, &wire.BatchJobComplete{JobID: b.Msg.JobID, NodeName: b.NodeName, LaunchFailed: true,
+			WaitStatus: errnoIOError, Text: err.Error()}, nil, log)
+	}
 	if err != nil {
+		removeCgroup(cg, log)
 		fail(ready, err)
 		log.Error("launch failed", "job", b.Msg.JobID, "err", err)
 		return 1
@@ -107,17 +125,25 @@ func run(args []string) int {
 		}
 	}
 	exits := step.Wait()
+	removeCgroup(cg, log)
 	state := step.State()
 	c := &wire.BatchJobComplete{
-		JobID:     b.Msg.JobID,
-		NodeName:  b.NodeName,
-		TimedOut:  timedOut || state == stepd.StateTimeout,
-		Cancelled: state == stepd.StateCancelled && !timedOut,
+		JobID:       b.Msg.JobID,
+		NodeName:    b.NodeName,
+		TimedOut:    timedOut || state == stepd.StateTimeout,
+		Cancelled:   state == stepd.StateCancelled && !timedOut,
+		OutOfMemory: oom.oom(),
 	}
 	if len(exits) > 0 {
 		c.WaitStatus = exits[0].Status
 	}
 	log.Info("batch script ended", "job", b.Msg.JobID, "state", state, "exit", step.ExitStatus().String())
+	return finish(b, c, step, log)
+}
+
+// finish reports the end of the batch step to the controller and removes what the step left
+// in the spool once the controller has it.
+func finish(b *stepdlaunch.Batch, c *wire.BatchJobComplete, step *stepd.Step, log *slog.Logger) int {
 	if err := reportComplete(b, c, log); err != nil {
 		// The state file stays (it records the end): a restarted slurmd lists the job as not
 		// running and the controller reconciles.
@@ -127,9 +153,14 @@ func run(args []string) int {
 	if err := stepdlaunch.MarkDone(b.Spool, b.Msg.JobID, b.Msg.Restarts); err != nil {
 		log.Warn("cannot mark the job done", "job", b.Msg.JobID, "err", err)
 	}
-	stepd.RemoveState(step.StatePath())
+	// The launch file goes before the state file: once the state file is gone slurmd may
+	// accept a later incarnation of the job, whose launch file has the same name.
 	os.Remove(stepdlaunch.Path(b.Spool, b.Msg.JobID))
-	os.Remove(stepd.JobDir(b.Spool, b.Msg.JobID))
+	if step != nil {
+		stepd.RemoveState(step.StatePath()) // and the job's directory, once empty
+	} else {
+		os.Remove(stepd.JobDir(b.Spool, b.Msg.JobID))
+	}
 	return 0
 }
 

@@ -26,6 +26,10 @@ import (
 // Slurm errnos a step launch fails with (slurm_errno.h, 22.05).
 const errnoExecveFailed int32 = 4020 // ESLURMD_EXECVE_FAILED
 
+// errnoIOError is ESLURMD_IO_ERROR: a batch step whose files cannot be opened reports it as
+// the job's status.
+const errnoIOError = 4021
+
 // runStep supervises one node's tasks of an srun step (slurmstepd --step LAUNCH_FILE).
 func runStep(path string) int {
 	ready := os.NewFile(stepdlaunch.ReadyFD, "ready")
@@ -78,8 +82,12 @@ func runStep(path string) int {
 	spec.TaskExited = func(e stepd.TaskExit) {
 		sink.write(stepio.Exit, uint32(e.Rank), stepio.ExitData(e.Status))
 	}
+	cg := memCgroup(l.Memory, l.NodeName, m.JobID, spec.StepID, log) // oom.go
+	oom := &oomWatch{cg: cg, node: l.NodeName, step: stepName(m.JobID, spec.StepID)}
+	spec.Cgroup, spec.PostTerm = cg, oom.postTerm
 	step, err := stepd.Start(spec)
 	if err != nil {
+		removeCgroup(cg, log)
 		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
 		conn.Close()
 		log.Error("step launch failed", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "err", err)
@@ -108,6 +116,7 @@ func runStep(path string) int {
 		}
 	}
 	exits := step.Wait()
+	removeCgroup(cg, log)
 	conn.Close()
 	stepd.RemoveState(step.StatePath()) // and the job's directory, once empty
 	log.Info("step ended", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "exit", stepd.StepExit(exits).String())

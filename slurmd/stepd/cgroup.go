@@ -11,7 +11,7 @@ import (
 )
 
 // Memory cgroups for task/cgroup with ConstrainRAMSpace=yes (cgroup.conf), as Slurm's
-// task/cgroup memory plugin: each step's tasks run in <mount>/orbit/job_<id>/step_<step>
+// task/cgroup memory plugin: each step's tasks run in <mount>/orbit_<node>/job_<id>/step_<step>
 // with the job's memory limit (--mem, or --mem-per-cpu times the node's CPUs, scaled by
 // AllowedRAMSpace percent). After the step, an oom_kill count above zero means the kernel's
 // OOM killer ended one of the step's processes: the step and the job end OUT_OF_MEMORY and
@@ -48,9 +48,11 @@ func MemoryLimit(memMiB uint64, allowedPercent float64) uint64 {
 	return uint64(float64(memMiB<<20) * allowedPercent / 100)
 }
 
-// NewMemoryCgroup creates the step's memory cgroup under mount (CgroupMountpoint; "" for
-// /sys/fs/cgroup) with limit bytes (0 = no limit, only OOM accounting).
-func NewMemoryCgroup(mount string, job uint32, step string, limit uint64) (*MemoryCgroup, error) {
+// NewMemoryCgroup creates the step's memory cgroup on node under mount (CgroupMountpoint;
+// "" for /sys/fs/cgroup) with limit bytes (0 = no limit, only OOM accounting). The node's
+// name is part of the path (orbit_<node>), as Slurm's multiple-slurmd build names its
+// hierarchy slurm_<node>: emulated nodes of one machine run the same job's steps side by side.
+func NewMemoryCgroup(mount, node string, job uint32, step string, limit uint64) (*MemoryCgroup, error) {
 	if mount == "" {
 		mount = cgroupRoot
 	}
@@ -62,6 +64,9 @@ func NewMemoryCgroup(mount string, job uint32, step string, limit uint64) (*Memo
 		return nil, fmt.Errorf("%w: %s has neither cgroup v2 nor a v1 memory controller", ErrCgroupUnavailable, mount)
 	}
 	top := filepath.Join(base, "orbit")
+	if node != "" {
+		top += "_" + node
+	}
 	m.jobDir = filepath.Join(top, fmt.Sprintf("job_%d", job))
 	m.dir = filepath.Join(m.jobDir, "step_"+step)
 	if err := os.MkdirAll(m.dir, 0o755); err != nil {
@@ -126,10 +131,28 @@ func (m *MemoryCgroup) OOMKills() uint64 {
 	return 0
 }
 
-// OOMMessage is the error slurmstepd writes to the job's stderr after an OOM kill (Slurm's
-// task/cgroup text), for step "123.batch" or "123.0".
-func OOMMessage(kills uint64, step string) string {
-	return fmt.Sprintf("slurmstepd: error: Detected %d oom-kill event(s) in StepId=%s. Some of your processes may have been killed by the cgroup out-of-memory handler.\n", kills, step)
+// OOMMessage is the error slurmstepd writes to the job's stderr after an OOM kill (Slurm
+// 22.05's task/cgroup text, src/plugins/task/cgroup/task_cgroup_memory.c), for step
+// "123.batch" or "123.0" on node; node "" names the stepd plain "slurmstepd" (a build
+// without multiple slurmd support; the reference's names itself slurmstepd-<node>).
+func OOMMessage(node string, kills uint64, step string) string {
+	prefix := (&StepSpec{NodeName: node}).logPrefix()
+	return fmt.Sprintf("%s: error: Detected %d oom-kill event(s) in StepId=%s. Some of your processes may have been killed by the cgroup out-of-memory handler.\n", prefix, kills, step)
+}
+
+// SigOOM is the status Slurm reports for a task of a step that saw an oom-kill (its dummy
+// signal SIG_OOM): srun prints "Out Of Memory" and the job ends OUT_OF_MEMORY.
+const SigOOM = 253
+
+// CgroupAvailable says whether memory cgroups can be created under mount ("" for
+// /sys/fs/cgroup), by creating and removing an empty one; slurmd asks once at start.
+func CgroupAvailable(mount string) error {
+	m, err := NewMemoryCgroup(mount, "", 0, "probe", 0)
+	if err != nil {
+		return err
+	}
+	m.Remove()
+	return nil
 }
 
 // Remove deletes the step's cgroup, and the job's when no other step uses it. It must be
@@ -143,7 +166,7 @@ func (m *MemoryCgroup) Remove() {
 // LeaveCgroup moves the calling process back to the hierarchy's root, so that the step's
 // cgroup can be removed after the supervisor had joined it.
 func (m *MemoryCgroup) LeaveCgroup() error {
-	root := filepath.Dir(filepath.Dir(filepath.Dir(m.dir))) // <base>/orbit/job_x/step_y → <base>
+	root := filepath.Dir(filepath.Dir(filepath.Dir(m.dir))) // <base>/orbit_n/job_x/step_y → <base>
 	return writeCgroup(root, "cgroup.procs", strconv.Itoa(os.Getpid()))
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +23,8 @@ func TestMemoryLimit(t *testing.T) {
 }
 
 func TestOOMMessage(t *testing.T) {
-	want := "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=42.batch. Some of your processes may have been killed by the cgroup out-of-memory handler.\n"
-	if got := OOMMessage(1, "42.batch"); got != want {
+	want := "slurmstepd-n1: error: Detected 1 oom-kill event(s) in StepId=42.batch. Some of your processes may have been killed by the cgroup out-of-memory handler.\n"
+	if got := OOMMessage("n1", 1, "42.batch"); got != want {
 		t.Errorf("OOMMessage = %q, want %q", got, want)
 	}
 }
@@ -32,7 +33,7 @@ func TestOOMMessage(t *testing.T) {
 // expects the kernel's OOM killer to end it and the cgroup to count the kill.
 func TestMemoryCgroup_OOMKillCounted(t *testing.T) {
 	job := uint32(900000 + os.Getpid()%90000)
-	m, err := NewMemoryCgroup("", job, "batch", MemoryLimit(20, 100))
+	m, err := NewMemoryCgroup("", "", job, "batch", MemoryLimit(20, 100))
 	if errors.Is(err, ErrCgroupUnavailable) {
 		t.Skipf("memory cgroups not writable here: %v", err)
 	}
@@ -75,5 +76,48 @@ func TestMemoryCgroup_OOMKillCounted(t *testing.T) {
 	m.Remove()
 	if _, err := os.Stat(m.Dir()); err == nil || !strings.Contains(m.Dir(), "orbit") {
 		t.Errorf("cgroup %s still exists after Remove", m.Dir())
+	}
+}
+
+// TestStep_PostTermWritesAndRewritesStatus: PostTerm's message lands in the first task's
+// stderr file after the task's own output, and its status change is what Wait reports (as
+// slurmstepd turns an oom-killed step's statuses into SIG_OOM).
+func TestStep_PostTermWritesAndRewritesStatus(t *testing.T) {
+	spec := batchSpec(t, "#!/bin/sh\necho out\nexit 9\n")
+	out := filepath.Join(spec.WorkDir, "job.out")
+	spec.Tasks[0].Stdout = Stdio{Path: out}
+	spec.Tasks[0].Stderr = Stdio{Path: out}
+	calls := 0
+	spec.PostTerm = func(e *TaskExit) string {
+		calls++
+		if e.ExitCode != 9 {
+			t.Errorf("PostTerm saw exit code %d, want 9", e.ExitCode)
+		}
+		e.Status, e.ExitCode, e.Signal = SigOOM, 0, SigOOM&0x7f
+		return OOMMessage("n1", 1, "1234.batch")
+	}
+	s, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exits := waitStep(t, s)
+	if calls != 1 || exits[0].Status != SigOOM || exits[0].String() != "0:125" {
+		t.Errorf("PostTerm calls %d, exit %+v; want 1 call and status %d (0:125)", calls, exits[0], SigOOM)
+	}
+	want := "out\n" + OOMMessage("n1", 1, "1234.batch")
+	if got := readFile(t, out); got != want {
+		t.Errorf("output file %q, want %q", got, want)
+	}
+}
+
+// TestStep_IOSetupError: an output file in a missing directory fails Start with an
+// IOSetupError (slurmstepd then ends the batch job FAILED 0:53 instead of refusing it).
+func TestStep_IOSetupError(t *testing.T) {
+	spec := batchSpec(t, "#!/bin/sh\ntrue\n")
+	spec.Tasks[0].Stdout = Stdio{Path: filepath.Join(spec.WorkDir, "missing", "job.out")}
+	_, err := Start(spec)
+	var ioe *IOSetupError
+	if !errors.As(err, &ioe) {
+		t.Fatalf("Start = %v, want an IOSetupError", err)
 	}
 }

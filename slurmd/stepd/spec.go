@@ -64,6 +64,16 @@ type StepSpec struct {
 	// TaskExited, when set, is called once for each task as it ends (before the step's
 	// cleanup), so srun learns of a failed task while the others still run (--kill-on-bad-exit).
 	TaskExited func(TaskExit)
+
+	// PostTerm, when set, is called as each task ends, before TaskExited, one call at a time
+	// (Slurm's task plugin post_term hook). It may change the task's Status (Slurm's SIG_OOM
+	// after an oom-kill); a message it returns is written where the first task's stderr goes
+	// (the batch step's error file, or srun), as slurmstepd's own error lines are.
+	PostTerm func(*TaskExit) string
+
+	// Cgroup, when set, is the step's memory cgroup (task/cgroup): the supervisor joins it
+	// while it forks the tasks, so that they start inside it, and leaves it again at once.
+	Cgroup *MemoryCgroup
 }
 
 // PreTimeoutSignal is sbatch/srun --signal=[B:]sig@time.

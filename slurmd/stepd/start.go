@@ -22,6 +22,14 @@ func JobDir(spool string, jobID uint32) string {
 	return filepath.Join(spool, fmt.Sprintf("job%05d", jobID))
 }
 
+// IOSetupError is Start's error when a task's input or output file cannot be opened
+// (Slurm's ESLURMD_IO_ERROR): a batch step then ends FAILED rather than refusing the launch.
+type IOSetupError struct{ Err error }
+
+func (e *IOSetupError) Error() string { return e.Err.Error() }
+
+func (e *IOSetupError) Unwrap() error { return e.Err }
+
 // task is one running task.
 type task struct {
 	Task
@@ -68,17 +76,22 @@ func Start(spec StepSpec) (*Step, error) {
 	files, err := s.openStdio()
 	if err != nil {
 		s.removeScript()
-		return nil, err
+		return nil, &IOSetupError{Err: err}
+	}
+	if spec.PostTerm != nil && len(files) > 0 {
+		s.keepLog(files[0])
 	}
 	reg.Lock()
 	reg.steps++
 	reg.Unlock()
+	leave := s.joinCgroup()
 	s.startTime = time.Now()
 	for i := range s.spec.Tasks {
 		t := &task{Task: s.spec.Tasks[i]}
 		s.tasks = append(s.tasks, t)
 		s.fork(t, files[i], cwd, chdirErr)
 	}
+	leave()
 	for _, f := range files {
 		f.closeChildEnds()
 	}
@@ -415,5 +428,43 @@ func (s *Step) startCopies(t *task, st *stdio) {
 				l.flush()
 			}
 		}()
+	}
+}
+
+// keepLog keeps where the first task's stderr goes, for the messages of StepSpec.PostTerm:
+// the stream's writer, or a duplicate of the file (the task's own copy is closed after the
+// fork).
+func (s *Step) keepLog(st *stdio) {
+	if w := st.writer[2]; w != nil {
+		s.logOut = w
+		return
+	}
+	if st.child[2] == nil {
+		return
+	}
+	fd, err := unix.FcntlInt(st.child[2].Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	s.logFile = os.NewFile(uintptr(fd), st.child[2].Name())
+	s.logOut = s.logFile
+}
+
+// joinCgroup moves the supervisor into the step's memory cgroup, so that the tasks it forks
+// next start there, and returns what moves it out again. A cgroup that cannot be joined
+// leaves the tasks unconfined, with a line in the supervisor's log.
+func (s *Step) joinCgroup() (leave func()) {
+	cg := s.spec.Cgroup
+	if cg == nil {
+		return func() {}
+	}
+	if err := cg.AddPid(os.Getpid()); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: error: cannot join memory cgroup %s, tasks run unconfined: %v\n", s.spec.logPrefix(), cg.Dir(), err)
+		return func() {}
+	}
+	return func() {
+		if err := cg.LeaveCgroup(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: error: cannot leave memory cgroup %s: %v\n", s.spec.logPrefix(), cg.Dir(), err)
+		}
 	}
 }

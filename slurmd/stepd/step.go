@@ -3,6 +3,7 @@ package stepd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -48,6 +49,10 @@ type Step struct {
 	done      chan struct{} // closed when every task ended and the tree is cleaned up
 	cleanupOK bool
 	labelled  []*labelFile // output files written through labellers, closed at the end
+
+	postMu  sync.Mutex // serializes StepSpec.PostTerm
+	logOut  io.Writer  // where the first task's stderr goes, for PostTerm's messages
+	logFile *os.File   // a duplicate of that file, when it is one; closed at the end
 }
 
 // Wait blocks until every task has ended and every process the step left is gone, and
@@ -182,8 +187,9 @@ func (s *Step) supervise() {
 	running := 0
 	for i, t := range s.tasks {
 		if t.exit != nil {
+			e := s.postTerm(t)
 			if s.spec.TaskExited != nil {
-				s.spec.TaskExited(*t.exit)
+				s.spec.TaskExited(e)
 			}
 			continue
 		}
@@ -199,8 +205,8 @@ func (s *Step) supervise() {
 				// than success.
 				t.exit = &TaskExit{Rank: t.Rank, LocalID: t.LocalID, Pid: t.pid, ExitCode: 1, Status: 1 << 8}
 			}
-			e := *t.exit
 			s.mu.Unlock()
+			e := s.postTerm(t)
 			if s.spec.TaskExited != nil {
 				s.spec.TaskExited(e)
 			}
@@ -239,6 +245,9 @@ func (s *Step) supervise() {
 	s.killTree()
 	s.finishIO()
 	s.removeScript()
+	if s.logFile != nil {
+		s.logFile.Close()
+	}
 
 	s.mu.Lock()
 	s.exits = make([]TaskExit, len(s.tasks))
@@ -289,4 +298,25 @@ func (s *Step) finishIO() {
 	for _, lf := range s.labelled {
 		lf.f.Close()
 	}
+}
+
+// postTerm runs StepSpec.PostTerm for a task that ended and returns the task's exit as it
+// then stands.
+func (s *Step) postTerm(t *task) TaskExit {
+	s.mu.Lock()
+	e := *t.exit
+	s.mu.Unlock()
+	if s.spec.PostTerm == nil {
+		return e
+	}
+	s.postMu.Lock()
+	msg := s.spec.PostTerm(&e)
+	if msg != "" && s.logOut != nil {
+		io.WriteString(s.logOut, msg)
+	}
+	s.postMu.Unlock()
+	s.mu.Lock()
+	*t.exit = e
+	s.mu.Unlock()
+	return e
 }

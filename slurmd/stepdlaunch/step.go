@@ -29,6 +29,7 @@ type Step struct {
 	LogFile        string `codec:"log_file"`  // where the stepd logs ("" = stderr)
 	Debug          bool   `codec:"debug"`
 	JobFileAppend  bool   `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
+	Memory         Memory `codec:"memory"`
 }
 
 // StepPath is the launch file of step stepID of job jobID under spool.

@@ -62,6 +62,23 @@ type Batch struct {
 	JobFileAppend  bool   `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
 	LogFile        string `codec:"log_file"`        // where the stepd logs ("" = stderr)
 	Debug          bool   `codec:"debug"`
+	// AuthType and AuthInfo are slurm.conf's: how the stepd signs MsgBatchJobComplete
+	// (slurm.key at KeyPath for auth/slurm, munged for auth/munge).
+	AuthType string `codec:"auth_type"`
+	AuthInfo string `codec:"auth_info"`
+	Memory   Memory `codec:"memory"`
+}
+
+// Memory is task/cgroup's memory confinement of a step on this node, decided by slurmd from
+// slurm.conf (TaskPlugin has task/cgroup) and cgroup.conf (ConstrainRAMSpace=yes).
+type Memory struct {
+	Constrain bool   `codec:"constrain"`
+	Mount     string `codec:"mount"` // CgroupMountpoint
+	// LimitMiB is the job's memory on this node (--mem, --mem-per-cpu times the node's CPUs,
+	// or DefMemPerNode/DefMemPerCPU); 0 = no limit, only the oom-kill accounting.
+	LimitMiB uint64 `codec:"limit_mib"`
+	// AllowedRAMSpace is cgroup.conf's percentage of LimitMiB (0 = 100).
+	AllowedRAMSpace float64 `codec:"allowed_ram_space"`
 }
 
 // Path is the launch file of job jobID under spool.
@@ -82,7 +99,15 @@ func writeFile(path string, v any) error {
 		return fmt.Errorf("cannot create job directory: %v", err)
 	}
 	tmp := path + ".new"
-	if err := os.WriteFile(tmp, data, 0600); err != nil {
+	err = os.WriteFile(tmp, data, 0600)
+	if errors.Is(err, os.ErrNotExist) {
+		// The job's previous incarnation's slurmstepd removed the (then empty) directory
+		// just now: make it again.
+		if err = os.MkdirAll(filepath.Dir(path), 0750); err == nil {
+			err = os.WriteFile(tmp, data, 0600)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("cannot write launch file: %v", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

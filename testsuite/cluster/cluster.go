@@ -43,11 +43,28 @@ type Options struct {
 	ClusterName string // [orbit-test]
 	// ExtraConf is appended to slurm.conf before the node and partition lines.
 	ExtraConf string
+	// Node shape, for tests that compare with a reference whose node is not the default
+	// "CPUs=N RealMemory=1000" one (see testsuite/scenario, testsuite/sinfo): when Sockets is
+	// set the node line says Sockets/CoresPerSocket/ThreadsPerCore instead of CPUs=.
+	Sockets        int    // sockets per node [unset: CPUs=CPUsPerNode]
+	CoresPerSocket int    // [1 when Sockets is set]
+	ThreadsPerCore int    // [1 when Sockets is set]
+	RealMemory     int    // MB per node [1000]
+	NodeHostname   string // NodeHostname= of every node [unset: the node name]
+	// ControllerHost is the name in SlurmctldHost=NAME(127.0.0.1) [localhost].
+	ControllerHost string
 	// InProcess starts the controller (slurmctld/ctld) and the node daemon (slurmd/node) in
 	// the test process rather than as the slurmctld and slurmd binaries. KillController then
 	// closes the controller cleanly (it cannot SIGKILL itself): tests that need a real crash
 	// use the binaries.
 	InProcess bool
+	// Munge runs the cluster with AuthType=auth/munge and CredType=cred/munge against a
+	// private munged (munge.go) and writes no slurm.key.
+	Munge bool
+	// TaskPlugin is slurm.conf's TaskPlugin [task/none].
+	TaskPlugin string
+	// CgroupConf, when set, is written as cgroup.conf beside slurm.conf.
+	CgroupConf string
 }
 
 // Bound on waits for the cluster to reach a state: a guard against hanging tests, never a
@@ -66,6 +83,8 @@ type Cluster struct {
 	slurmd *exec.Cmd
 	client *cmdclient.Client
 	in     *inProcess // the daemons when Opts.InProcess
+	// mungeSocket is the private munged's socket when Opts.Munge.
+	mungeSocket string
 }
 
 // Start writes the configuration, starts the daemons and waits until every node is IDLE.
@@ -83,6 +102,17 @@ func Start(t testing.TB, opts Options) *Cluster {
 	if opts.ClusterName == "" {
 		opts.ClusterName = "orbit-test"
 	}
+	if opts.RealMemory <= 0 {
+		opts.RealMemory = 1000
+	}
+	if opts.ControllerHost == "" {
+		opts.ControllerHost = "localhost"
+	}
+	if opts.Sockets > 0 {
+		opts.CoresPerSocket = max(opts.CoresPerSocket, 1)
+		opts.ThreadsPerCore = max(opts.ThreadsPerCore, 1)
+		opts.CPUsPerNode = opts.Sockets * opts.CoresPerSocket * opts.ThreadsPerCore
+	}
 	c := &Cluster{Dir: t.TempDir(), Opts: opts}
 	c.ConfPath = filepath.Join(c.Dir, "slurm.conf")
 	c.WorkDir = filepath.Join(c.Dir, "work")
@@ -91,11 +121,21 @@ func Start(t testing.TB, opts Options) *Cluster {
 			t.Fatal(err)
 		}
 	}
+	if opts.Munge {
+		c.mungeSocket = startMunged(t, filepath.Join(c.Dir, "munge"))
+	}
 	if err := os.WriteFile(c.ConfPath, []byte(c.conf(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := auth.GenerateKey(auth.KeyPath(c.ConfPath)); err != nil {
-		t.Fatal(err)
+	if opts.CgroupConf != "" {
+		if err := os.WriteFile(filepath.Join(c.Dir, "cgroup.conf"), []byte(opts.CgroupConf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !opts.Munge {
+		if _, err := auth.GenerateKey(auth.KeyPath(c.ConfPath)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Build everything first: the daemons find slurmstepd beside slurmd.
 	bins := []string{"slurmctld", "slurmd", "slurmd/slurmstepd", "sbatch", "squeue", "scancel"}
@@ -132,22 +172,40 @@ func (c *Cluster) conf(t testing.TB) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Written by testsuite/cluster for %s\n", t.Name())
 	fmt.Fprintf(&b, "ClusterName=%s\n", c.Opts.ClusterName)
-	fmt.Fprintf(&b, "SlurmctldHost=localhost(127.0.0.1)\n")
+	fmt.Fprintf(&b, "SlurmctldHost=%s(127.0.0.1)\n", c.Opts.ControllerHost)
 	fmt.Fprintf(&b, "SlurmctldPort=%d\nSlurmdPort=%d\n", ctldPort, slurmdPort)
 	fmt.Fprintf(&b, "SlurmUser=%s\n", u.Username)
-	fmt.Fprintf(&b, "AuthType=auth/slurm\nCredType=cred/slurm\nAuthInfo=socket=%s\n", filepath.Join(c.Dir, "run", "sack.socket"))
+	if c.Opts.Munge {
+		fmt.Fprintf(&b, "AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=%s\n", c.mungeSocket)
+	} else {
+		fmt.Fprintf(&b, "AuthType=auth/slurm\nCredType=cred/slurm\nAuthInfo=socket=%s\n", filepath.Join(c.Dir, "run", "sack.socket"))
+	}
 	fmt.Fprintf(&b, "StateSaveLocation=%s\n", filepath.Join(c.Dir, "state"))
 	fmt.Fprintf(&b, "SlurmdSpoolDir=%s\n", filepath.Join(c.Dir, "spool", "%n"))
 	fmt.Fprintf(&b, "SlurmctldPidFile=%s\nSlurmdPidFile=%s\n", filepath.Join(c.Dir, "run", "slurmctld.pid"), filepath.Join(c.Dir, "run", "slurmd-%n.pid"))
 	fmt.Fprintf(&b, "SlurmctldLogFile=%s\nSlurmdLogFile=%s\n", filepath.Join(c.Dir, "log", "slurmctld.log"), filepath.Join(c.Dir, "log", "slurmd-%n.log"))
 	fmt.Fprintf(&b, "SlurmctldDebug=debug\nSlurmdDebug=debug\n")
-	fmt.Fprintf(&b, "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n")
+	taskPlugin := c.Opts.TaskPlugin
+	if taskPlugin == "" {
+		taskPlugin = "task/none"
+	}
+	fmt.Fprintf(&b, "ProctrackType=proctrack/linuxproc\nTaskPlugin=%s\n", taskPlugin)
 	fmt.Fprintf(&b, "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\n")
 	fmt.Fprintf(&b, "MinJobAge=%d\nKillWait=2\nReturnToService=2\n", c.Opts.MinJobAge)
 	if c.Opts.ExtraConf != "" {
 		b.WriteString(strings.TrimRight(c.Opts.ExtraConf, "\n") + "\n")
 	}
-	fmt.Fprintf(&b, "NodeName=n[1-%d] NodeAddr=127.0.0.1 Port=%d CPUs=%d RealMemory=1000 State=UNKNOWN\n", c.Opts.Nodes, slurmdPort, c.Opts.CPUsPerNode)
+	fmt.Fprintf(&b, "NodeName=n[1-%d]", c.Opts.Nodes)
+	if c.Opts.NodeHostname != "" {
+		fmt.Fprintf(&b, " NodeHostname=%s", c.Opts.NodeHostname)
+	}
+	fmt.Fprintf(&b, " NodeAddr=127.0.0.1 Port=%d", slurmdPort)
+	if c.Opts.Sockets > 0 {
+		fmt.Fprintf(&b, " Sockets=%d CoresPerSocket=%d ThreadsPerCore=%d", c.Opts.Sockets, c.Opts.CoresPerSocket, c.Opts.ThreadsPerCore)
+	} else {
+		fmt.Fprintf(&b, " CPUs=%d", c.Opts.CPUsPerNode)
+	}
+	fmt.Fprintf(&b, " RealMemory=%d State=UNKNOWN\n", c.Opts.RealMemory)
 	fmt.Fprintf(&b, "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n")
 	return b.String()
 }
@@ -166,6 +224,13 @@ func (c *Cluster) env() []string {
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		return strings.HasPrefix(kv, "SLURM_") || strings.HasPrefix(kv, "SBATCH_") || strings.HasPrefix(kv, "SQUEUE_")
 	})
+	// Orbit's commands come first on PATH, as on an installed cluster: a job script's srun or
+	// scontrol must be Orbit's, not a Slurm installed on the machine.
+	for i, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + c.binDir + ":" + p
+		}
+	}
 	return append(env, "SLURM_CONF="+c.ConfPath)
 }
 

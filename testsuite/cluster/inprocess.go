@@ -39,9 +39,11 @@ func (c *Cluster) startInProcess(t testing.TB) {
 	if err != nil {
 		t.Fatalf("cluster: loading the written slurm.conf: %v", err)
 	}
-	key, err := auth.LoadKey(auth.KeyPath(c.ConfPath))
-	if err != nil {
-		t.Fatalf("cluster: %v", err)
+	var key *auth.Key // none under auth/munge: munged signs
+	if !c.Opts.Munge {
+		if key, err = auth.LoadKey(auth.KeyPath(c.ConfPath)); err != nil {
+			t.Fatalf("cluster: %v", err)
+		}
 	}
 	c.in = &inProcess{cfg: cfg, key: key, tb: t}
 	c.startCtldInProcess(t)

@@ -65,6 +65,7 @@ AuthType=auth/slurm
 CredType=cred/slurm
 AuthInfo=socket=$home/run/sack.socket
 StateSaveLocation=$home/state
+AccountingStorageType=accounting_storage/orbit
 SlurmdSpoolDir=$home/spool/%n
 SlurmctldPidFile=$home/run/slurmctld-daemon.pid
 SlurmdPidFile=$home/run/slurmd-%n.pid

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/user"
+	"strconv"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/slurmtime"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Values of sacct's fields for job and step lines (Slurm's print_fields in src/sacct). A
+// field Orbit keeps no data for (energy, TRES usage, QOS, WCKey, ...) prints blank, as an
+// unset value does in Slurm.
+
+func text(s string) format.SacctValue { return format.SacctValue{Text: s} }
+
+var null = format.SacctValue{Null: true}
+
+func num(v uint64) format.SacctValue { return text(strconv.FormatUint(v, 10)) }
+
+// date is a timestamp; parsable output is cut to the column width too, because Slurm
+// formats a date into a buffer of that size.
+func date(secs int64, col format.SacctColumn, parsable bool) format.SacctValue {
+	s := slurmtime.FormatUnix(secs, time.Local)
+	if w := col.Field.Width; parsable {
+		if w < 0 {
+			w = -w
+		}
+		if len(s) > w {
+			s = s[:w]
+		}
+	}
+	return text(s)
+}
+
+// exitCode prints a wait(2) status as "exit:signal".
+func exitCode(st uint32) string {
+	code, sig := 0, 0
+	if st&0x7f != 0 && st&0x7f != 0x7f {
+		sig = int(st & 0x7f)
+	} else {
+		code = int(st>>8) & 0xff
+		if code >= 128 {
+			code -= 128
+		}
+	}
+	return fmt.Sprintf("%d:%d", code, sig)
+}
+
+func elapsed(start, end, suspended int64, now time.Time) int64 {
+	switch {
+	case start == 0:
+		return 0
+	case end == 0:
+		end = now.Unix()
+	}
+	return max(end-start-suspended, 0)
+}
+
+func stateText(st uint32, by int64) string {
+	s := states.JobState(st).Base().String()
+	if states.JobState(st).Base() == states.JobCancelled && by >= 0 {
+		s += " by " + strconv.FormatInt(by, 10)
+	}
+	return s
+}
+
+func jobIDText(j *wire.AcctJob) string {
+	switch {
+	case j.ArrayTasks != "":
+		return fmt.Sprintf("%d_[%s]", j.ArrayJobID, j.ArrayTasks)
+	case j.ArrayJobID != 0:
+		return fmt.Sprintf("%d_%d", j.ArrayJobID, j.ArrayTaskID)
+	}
+	return strconv.FormatUint(uint64(j.JobID), 10)
+}
+
+func stepIDText(id uint32) string {
+	switch id {
+	case wire.StepBatch:
+		return "batch"
+	case wire.StepExtern:
+		return "extern"
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+func groupName(gid uint32) string {
+	if g, err := user.LookupGroupId(strconv.FormatUint(uint64(gid), 10)); err == nil {
+		return g.Name
+	}
+	return ""
+}
+
+// jobValues are a job line's values in column order.
+func jobValues(cols []format.SacctColumn, j *wire.AcctJob, now time.Time, parsable bool) []format.SacctValue {
+	el := elapsed(j.Start, j.End, j.Suspended, now)
+	out := make([]format.SacctValue, len(cols))
+	for i, c := range cols {
+		v := null
+		switch c.Field.Name {
+		case "Account":
+			if j.Account != "" {
+				v = text(j.Account)
+			}
+		case "AllocCPUS", "NCPUS":
+			v = num(uint64(j.AllocCPUs))
+		case "AllocNodes":
+			v = num(uint64(j.NNodes))
+			if j.AllocCPUs == 0 {
+				v = text("0")
+			}
+		case "Cluster":
+			v = text(j.Cluster)
+		case "CPUTime":
+			v = text(slurmtime.FormatElapsed(el * int64(j.AllocCPUs)))
+		case "CPUTimeRAW":
+			v = num(uint64(el) * uint64(j.AllocCPUs))
+		case "DerivedExitCode":
+			v = text("0:0")
+		case "Elapsed":
+			v = text(slurmtime.FormatElapsed(el))
+		case "ElapsedRaw":
+			v = num(uint64(el))
+		case "Eligible":
+			v = date(j.Eligible, c, parsable)
+		case "End":
+			v = date(j.End, c, parsable)
+		case "ExitCode":
+			v = text(exitCode(j.ExitCode))
+		case "GID":
+			v = num(uint64(j.GroupID))
+		case "Group":
+			if g := groupName(j.GroupID); g != "" {
+				v = text(g)
+			}
+		case "JobID":
+			v = text(jobIDText(j))
+		case "JobIDRaw":
+			v = num(uint64(j.JobID))
+		case "JobName":
+			v = text(j.Name)
+		case "NNodes":
+			v = num(uint64(j.NNodes))
+		case "NodeList":
+			v = text(j.NodeList)
+		case "Partition":
+			v = text(j.Partition)
+		case "Priority":
+			v = num(uint64(j.Priority))
+		case "ReqCPUS":
+			v = num(uint64(j.ReqCPUs))
+		case "ReqMem":
+			if j.ReqMem != "" {
+				v = text(j.ReqMem)
+			}
+		case "ReqNodes":
+			v = num(uint64(j.ReqNodes))
+		case "Start":
+			v = date(j.Start, c, parsable)
+		case "State":
+			// Orbit does not keep who cancelled a job; its owner is shown (the usual case).
+			v = text(stateText(j.State, int64(j.UserID)))
+		case "Submit":
+			v = date(j.Submit, c, parsable)
+		case "Suspended":
+			v = text(slurmtime.FormatElapsed(j.Suspended))
+		case "Timelimit":
+			v = text(slurmtime.FormatTimeLimit(j.TimeLimit))
+		case "TimelimitRaw":
+			if j.TimeLimit == wire.Infinite {
+				v = text("UNLIMITED")
+			} else {
+				v = num(uint64(j.TimeLimit))
+			}
+		case "UID":
+			v = num(uint64(j.UserID))
+		case "User":
+			v = text(j.UserName)
+		case "WorkDir":
+			v = text(j.WorkDir)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// stepValues are a step line's values in column order.
+func stepValues(cols []format.SacctColumn, j *wire.AcctJob, s *wire.AcctStep, now time.Time, parsable bool) []format.SacctValue {
+	el := elapsed(s.Start, s.End, 0, now)
+	out := make([]format.SacctValue, len(cols))
+	for i, c := range cols {
+		v := null
+		switch c.Field.Name {
+		case "Account":
+			if j.Account != "" {
+				v = text(j.Account)
+			}
+		case "AllocCPUS", "NCPUS":
+			v = num(uint64(s.CPUs))
+		case "AllocNodes", "NNodes", "ReqNodes":
+			v = num(uint64(s.NNodes))
+		case "Cluster":
+			v = text(j.Cluster)
+		case "CPUTime":
+			v = text(slurmtime.FormatElapsed(el * int64(s.CPUs)))
+		case "CPUTimeRAW":
+			v = num(uint64(el) * uint64(s.CPUs))
+		case "Elapsed":
+			v = text(slurmtime.FormatElapsed(el))
+		case "ElapsedRaw":
+			v = num(uint64(el))
+		case "Eligible", "Start", "Submit":
+			v = date(s.Start, c, parsable)
+		case "End":
+			v = date(s.End, c, parsable)
+		case "ExitCode":
+			v = text(exitCode(s.ExitCode))
+		case "JobID":
+			v = text(jobIDText(j) + "." + stepIDText(s.StepID))
+		case "JobIDRaw":
+			v = text(strconv.FormatUint(uint64(j.JobID), 10) + "." + stepIDText(s.StepID))
+		case "JobName":
+			v = text(s.Name)
+		case "NodeList":
+			v = text(s.NodeList)
+		case "NTasks":
+			v = num(uint64(s.NTasks))
+		case "State":
+			v = text(stateText(s.State, -1))
+		case "Suspended":
+			v = text(slurmtime.FormatElapsed(0))
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// writeJSON is --json: the jobs in the layout of Slurm 22.05's data_parser (a "jobs" list
+// whose entries carry job_id, name, state, exit_code, time and steps), the part Orbit keeps.
+func writeJSON(w interface{ Write([]byte) (int, error) }, rep *wire.AcctQueryReply, now time.Time) int {
+	type exit struct {
+		Status     string `json:"status"`
+		ReturnCode int    `json:"return_code"`
+	}
+	ec := func(st uint32) exit {
+		if st&0x7f != 0 {
+			return exit{Status: "SIGNALED", ReturnCode: int(st & 0x7f)}
+		}
+		if st == 0 {
+			return exit{Status: "SUCCESS", ReturnCode: 0}
+		}
+		return exit{Status: "FAILED", ReturnCode: int(st>>8) & 0xff}
+	}
+	jobs := []map[string]any{}
+	for i := range rep.Jobs {
+		j := &rep.Jobs[i]
+		var steps []map[string]any
+		for _, s := range j.Steps {
+			steps = append(steps, map[string]any{
+				"step":      map[string]any{"job_id": j.JobID, "id": strconv.FormatUint(uint64(j.JobID), 10) + "." + stepIDText(s.StepID), "name": s.Name},
+				"state":     states.JobState(s.State).Base().String(),
+				"exit_code": ec(s.ExitCode),
+				"nodes":     map[string]any{"count": s.NNodes, "range": s.NodeList},
+				"tasks":     map[string]any{"count": s.NTasks},
+				"time":      map[string]any{"start": s.Start, "end": s.End, "elapsed": elapsed(s.Start, s.End, 0, now)},
+			})
+		}
+		if steps == nil {
+			steps = []map[string]any{}
+		}
+		jobs = append(jobs, map[string]any{
+			"job_id":    j.JobID,
+			"name":      j.Name,
+			"user":      j.UserName,
+			"account":   j.Account,
+			"partition": j.Partition,
+			"cluster":   j.Cluster,
+			"nodes":     j.NodeList,
+			"array":     map[string]any{"job_id": j.ArrayJobID, "task_id": j.ArrayTaskID},
+			"state":     map[string]any{"current": states.JobState(j.State).Base().String()},
+			"exit_code": ec(j.ExitCode),
+			"time": map[string]any{"submission": j.Submit, "eligible": j.Eligible, "start": j.Start,
+				"end": j.End, "elapsed": elapsed(j.Start, j.End, j.Suspended, now), "limit": j.TimeLimit},
+			"steps": steps,
+		})
+	}
+	b, err := json.MarshalIndent(map[string]any{"errors": []any{}, "jobs": jobs}, "", "  ")
+	if err != nil {
+		return 1
+	}
+	w.Write(append(b, '\n'))
+	return 0
+}

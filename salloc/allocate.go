@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// pendingGrace is how long salloc waits for the scheduler's first pass before it says the
+// job is pending. Slurm's controller answers an allocation that can start at once with the
+// grant itself; Orbit's schedules it just after the reply, so a job that starts within this
+// moment is, as under Slurm, simply "Granted".
+const pendingGrace = time.Second
+
+// jobDesc is the allocation request: the job spec without a script.
+func (s *session) jobDesc() wire.JobDesc {
+	js := s.js
+	host, _ := os.Hostname()
+	if i := strings.IndexByte(host, '.'); i > 0 {
+		host = host[:i]
+	}
+	d := wire.JobDesc{
+		Name: js.Name, Partition: js.Partition, Account: js.Account, QOS: js.QOS,
+		Reservation: js.Reservation, WCKey: js.WCKey, Comment: js.Comment,
+		ReqNodes: js.NodeList, MinNodes: js.MinNodes, MaxNodes: js.MaxNodes,
+		NumTasks: js.NTasks, NTasksPerNode: js.NTasksPerNode, CPUsPerTask: js.CPUsPerTask,
+		MemPerNode: js.MemPerNode, MemPerCPU: js.MemPerCPU, TimeLimit: js.TimeLimit, TimeMin: js.TimeMin,
+		Requeue: int32(js.Requeue), Nice: js.Nice, Priority: js.Priority,
+		MailType: js.MailType, MailUser: js.MailUser,
+		WorkDir: js.WorkDir, SubmitDir: js.SubmitDir, SubmitHost: host, SubmitLine: js.SubmitLine,
+		Environment:      os.Environ(),
+		MinNodesInvasive: js.MinNodesInvasive, MaxNodesInvasive: js.MaxNodesInvasive,
+		NodeConstraints: js.NodeConstraints, MinPower: js.MinPower, MaxPower: js.MaxPower,
+	}
+	if d.Name == "" {
+		// Slurm's salloc names the job "no-shell" or "interactive", never after the command.
+		d.Name = "interactive"
+		if s.so.NoShell {
+			d.Name = "no-shell"
+		}
+	}
+	if d.MaxNodes == 0 {
+		d.MaxNodes = wire.NoVal
+	}
+	if js.Requeue < 0 {
+		d.Requeue = -1
+	}
+	return d
+}
+
+// allocate requests the allocation and waits until it runs. It returns the allocation, or
+// nil and salloc's exit code.
+func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobAllocInfo, int) {
+	var rep wire.AllocateJobReply
+	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: s.jobDesc()}, &rep); err != nil {
+		e := cmdclient.AsError(err)
+		if e.UserMsg != "" {
+			s.errorf("%s", e.UserMsg)
+		}
+		s.errorf("Job submit/allocate failed: %s", e.Text)
+		return nil, s.codes.errorExit
+	}
+	s.jobID = rep.JobID
+	start := time.Now()
+	pending := false
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var info wire.JobAllocInfo
+		if err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: s.jobID}, &info); err != nil {
+			s.errorf("Job submit/allocate failed: %s", cmdclient.AsError(err).Text)
+			return nil, s.codes.errorExit
+		}
+		st := states.JobState(info.State)
+		switch {
+		case st.IsRunning() && !st.IsCompleting():
+			if pending {
+				s.info("job %d has been allocated resources", s.jobID)
+			}
+			return &info, 0
+		case !st.IsPending():
+			// Cancelled (scancel) or ended while waiting.
+			s.info("Job allocation %d has been revoked.", s.jobID)
+			s.errorf("Job submit/allocate failed: Job/step already completing or completed")
+			return nil, s.codes.errorExit
+		}
+		waited := time.Since(start)
+		if s.so.Immediate > 0 && waited >= max(pendingGrace, time.Duration(s.so.Immediate)*time.Second) {
+			// -I: the job could not start at once; take the request back.
+			s.release(ctx, wire.NoVal)
+			s.errorf("Unable to allocate resources: Requested nodes are busy")
+			return nil, s.codes.immediateExit
+		}
+		if !pending && s.so.Immediate == 0 && waited >= pendingGrace {
+			s.info("Pending job allocation %d", s.jobID)
+			s.info("job %d queued and waiting for resources", s.jobID)
+			pending = true
+		}
+		select {
+		case <-sigs:
+			s.info("Job aborted due to signal")
+			s.release(ctx, wire.NoVal)
+			s.info("Job allocation %d has been revoked.", s.jobID)
+			return nil, s.codes.errorExit
+		case <-tick.C:
+		}
+	}
+}
+
+// ntasks is the task count salloc exports (SLURM_NTASKS), as Slurm's salloc computes it
+// after the grant: with -n, at least one task per node, or nodes × --ntasks-per-node.
+func (s *session) ntasks(nodes int) uint32 {
+	js := s.js
+	if js.NTasks == jobspec.NoVal {
+		if js.NTasksPerNode != jobspec.NoVal {
+			return uint32(nodes) * js.NTasksPerNode
+		}
+		return 0
+	}
+	if js.NTasksPerNode != jobspec.NoVal {
+		return uint32(nodes) * js.NTasksPerNode
+	}
+	return max(js.NTasks, uint32(nodes))
+}

@@ -1,0 +1,192 @@
+// Command salloc is Orbit's `salloc`: it requests an interactive allocation from slurmctld
+// (the same MsgAllocateJob srun uses outside an allocation), waits for it with Slurm 22.05's
+// messages ("Pending job allocation N", "job N queued and waiting for resources", "Granted
+// job allocation N"), runs the given command (or the user's login shell) with the
+// allocation's SLURM_* environment (env.go), releases the allocation when the command ends
+// ("Relinquishing job allocation N") and exits with the command's exit code. srun run inside
+// finds the allocation through SLURM_JOB_ID and runs its steps there.
+//
+// Signals follow Slurm's salloc (signals.go): while waiting, a signal withdraws the request
+// ("Job aborted due to signal"); while the command runs, SIGHUP is passed to it and ends the
+// session, and the other terminal signals give the allocation back, which ends the command.
+//
+// It must not import daemon code (slurmctld/, slurmd/) or the store.
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/compat/version"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+//go:embed help.txt
+var helpText string
+
+//go:embed usage.txt
+var usageText string
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// exitCodes are salloc's error exits: SLURM_EXIT_ERROR and SLURM_EXIT_IMMEDIATE override
+// them, as in Slurm's _set_exit_code.
+type exitCodes struct{ errorExit, immediateExit int }
+
+func readExitCodes(stderr io.Writer) exitCodes {
+	e := exitCodes{errorExit: 1, immediateExit: 1}
+	for _, v := range []struct {
+		name string
+		dst  *int
+	}{{"SLURM_EXIT_ERROR", &e.errorExit}, {"SLURM_EXIT_IMMEDIATE", &e.immediateExit}} {
+		s, ok := os.LookupEnv(v.name)
+		if !ok {
+			continue
+		}
+		if n, _ := strconv.Atoi(s); n != 0 {
+			*v.dst = n
+		} else {
+			fmt.Fprintf(stderr, "salloc: error: %s has zero value\n", v.name)
+		}
+	}
+	return e
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	codes := readExitCodes(stderr)
+	cwd, _ := os.Getwd()
+	js, so, err := compatopts.ParseSallocOptions(append([]string{"salloc"}, args...), os.Environ(), cwd, time.Now())
+	if err == nil {
+		err = refuseUnhonoured(js)
+	}
+	if err != nil {
+		var perr *compatopts.Error
+		if errors.As(err, &perr) {
+			io.WriteString(stderr, perr.Stderr)
+			return perr.ExitCode
+		}
+		fmt.Fprintf(stderr, "salloc: error: %v\n", err)
+		return codes.errorExit
+	}
+	switch js.Action {
+	case jobspec.ActionVersion:
+		fmt.Fprintln(stdout, version.String())
+		return 0
+	case jobspec.ActionHelp:
+		io.WriteString(stdout, helpText)
+		return 0
+	case jobspec.ActionUsage:
+		io.WriteString(stdout, usageText)
+		return 0
+	}
+	for _, w := range js.Warnings {
+		io.WriteString(stderr, w)
+	}
+	argv := js.Argv
+	if len(argv) == 0 && !so.NoShell {
+		argv = []string{loginShell()}
+	}
+	c, err := cmdclient.Load("salloc", "")
+	if err != nil {
+		cmdclient.Fatal(stderr, "salloc", err)
+	}
+	s := &session{c: c, js: js, so: so, argv: argv, codes: codes, stdout: stdout, stderr: stderr}
+	return s.run(context.Background())
+}
+
+// refuseUnhonoured refuses options the shared table implements for sbatch but Orbit's
+// salloc does not honour yet, so none is silently ignored.
+func refuseUnhonoured(js *jobspec.JobSpec) error {
+	for _, c := range []struct {
+		given bool
+		name  string
+	}{
+		{js.Dependency != "", "--dependency"}, {!js.Begin.IsZero(), "--begin"},
+		{!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
+		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
+		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
+		{js.Constraint != "", "--constraint"}, {js.GetUserEnv, "--get-user-env"},
+	} {
+		if c.given {
+			return &compatopts.Error{Stderr: "salloc: error: " + c.name + " is not supported by Orbit's salloc yet\n", ExitCode: 1}
+		}
+	}
+	return nil
+}
+
+// session is one salloc invocation.
+type session struct {
+	c              *cmdclient.Client
+	js             *jobspec.JobSpec
+	so             *compatopts.SallocOptions
+	argv           []string
+	codes          exitCodes
+	stdout, stderr io.Writer
+	jobID          uint32
+}
+
+func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*s.c.MessageTimeout+time.Duration(s.c.ConnectRetries)*time.Second)
+	defer cancel()
+	return s.c.Call(ctx, t, req, resp)
+}
+
+func (s *session) info(format string, a ...any) {
+	fmt.Fprintf(s.stderr, "salloc: "+format+"\n", a...)
+}
+
+func (s *session) errorf(format string, a ...any) {
+	fmt.Fprintf(s.stderr, "salloc: error: "+format+"\n", a...)
+}
+
+// release gives the allocation back with the command's wait status (Slurm's
+// slurm_complete_job); an allocation already ended is not an error.
+func (s *session) release(ctx context.Context, status uint32) {
+	err := s.call(ctx, wire.MsgCompleteJobAlloc, &wire.CompleteJobAlloc{JobID: s.jobID, ExitCode: status}, nil)
+	if e := cmdclient.AsError(err); e != nil && e.Errno != cmdclient.ErrnoAlreadyDone {
+		s.errorf("Unable to clean up job allocation %d: %s", s.jobID, e.Text)
+	}
+}
+
+func (s *session) run(ctx context.Context) int {
+	sigs := notifySignals()
+	defer stopSignals(sigs)
+	before := time.Now()
+	info, code := s.allocate(ctx, sigs)
+	if info == nil {
+		return code
+	}
+	s.info("Granted job allocation %d", s.jobID)
+	s.ringBell(time.Since(before))
+	if s.so.NoShell {
+		return 0
+	}
+	return s.runCommand(ctx, info, sigs)
+}
+
+// ringBell is salloc's --bell: the terminal bell on stdout (a terminal only), by default
+// after a wait of more than ten seconds (DEFAULT_BELL_DELAY).
+func (s *session) ringBell(waited time.Duration) {
+	switch s.so.Bell {
+	case compatopts.BellNever:
+		return
+	case compatopts.BellAfterDelay:
+		if waited <= 10*time.Second {
+			return
+		}
+	}
+	if f, ok := s.stdout.(*os.File); ok && isTerminal(f) {
+		io.WriteString(f, "\a")
+	}
+}

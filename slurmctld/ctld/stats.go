@@ -1,0 +1,224 @@
+package ctld
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// The controller's statistics, what sdiag prints (Slurm's REQUEST_STATS_INFO): RPC counts and
+// handling times by message type and by user, collected by the wire server's Observer for
+// every answered request; main scheduler cycle times; job counts. `sdiag -r` (operators
+// only) starts a new statistics period.
+
+// ctldStats is the statistics of the current period. The zero value is ready to use.
+type ctldStats struct {
+	mu    sync.Mutex
+	since time.Time
+
+	byType  map[string]*wire.RPCTypeStat
+	typeSeq []string // message names in first-seen order, as Slurm lists them before sorting
+	byUser  map[uint32]*wire.RPCUserStat
+	userSeq []uint32
+
+	cycleLast, cycleMax, cycleCount uint32
+	cycleSum, depthSum              uint64
+	queueLen                        uint32
+
+	// Job counts of the period, from the state changes seen by scans of the job table
+	// around every scheduler pass and at every sdiag (jobEvents): counting there needs no
+	// hook in each state change, and a finished job is seen before MinJobAge purges it
+	// because every end wakes the scheduler.
+	seen                                            map[uint32]states.JobState
+	submitted, started, completed, canceled, failed uint32
+}
+
+// registerStats installs the RPC observer and the sdiag endpoint.
+func (c *Controller) registerStats() {
+	c.stats.reset(c.now())
+	// Recovered jobs were submitted before this controller started: known, not counted.
+	c.stats.jobEvents(c)
+	c.stats.reset(c.now())
+	c.srv.Observe(c.stats.observe)
+	c.srv.HandleRPC(wire.MsgStats, c.handleStats)
+}
+
+// slurmMsgIDs are Slurm 22.05's numbers of the messages Orbit serves (slurm_msg_type_t), so
+// sdiag shows what Slurm's shows; Orbit's own messages show Orbit's number.
+var slurmMsgIDs = map[string]uint32{
+	"REQUEST_NODE_REGISTRATION_STATUS": 1001, "MESSAGE_NODE_REGISTRATION_STATUS": 1002,
+	"REQUEST_RECONFIGURE": 1003, "REQUEST_SHUTDOWN": 1005, "REQUEST_PING": 1008,
+	"REQUEST_BUILD_INFO": 2001, "REQUEST_JOB_INFO": 2003, "REQUEST_JOB_STEP_INFO": 2005,
+	"REQUEST_NODE_INFO": 2007, "REQUEST_PARTITION_INFO": 2009, "REQUEST_JOB_INFO_SINGLE": 2021,
+	"REQUEST_STATS_INFO": 2035, "REQUEST_UPDATE_JOB": 3001, "REQUEST_UPDATE_NODE": 3002,
+	"REQUEST_UPDATE_PARTITION": 3005, "REQUEST_RESOURCE_ALLOCATION": 4001,
+	"REQUEST_SUBMIT_BATCH_JOB": 4003, "REQUEST_BATCH_JOB_LAUNCH": 4005,
+	"REQUEST_JOB_WILL_RUN": 4012, "REQUEST_JOB_ALLOCATION_INFO": 4014, "REQUEST_JOB_READY": 4019,
+	"REQUEST_JOB_STEP_CREATE": 5001, "REQUEST_CANCEL_JOB_STEP": 5005,
+	"REQUEST_STEP_COMPLETE": 5016, "REQUEST_COMPLETE_JOB_ALLOCATION": 5017,
+	"REQUEST_COMPLETE_BATCH_SCRIPT": 5018, "REQUEST_JOB_REQUEUE": 5023, "REQUEST_KILL_JOB": 5032,
+	"REQUEST_LAUNCH_TASKS": 6001, "REQUEST_SIGNAL_TASKS": 6004, "REQUEST_TERMINATE_JOB": 6011,
+	"MESSAGE_EPILOG_COMPLETE": 6012, "REQUEST_COMPLETE_PROLOG": 6018,
+}
+
+// rpcName is the name sdiag shows for t: Slurm's request name where Orbit's differs.
+func rpcName(t wire.MsgType) (string, uint32) {
+	name := wire.Name(t)
+	if !strings.Contains(name, "_") || name == "PING" {
+		name = "REQUEST_" + name
+	}
+	if id, ok := slurmMsgIDs[name]; ok {
+		return name, id
+	}
+	return name, uint32(t)
+}
+
+// observe counts one answered request (the wire server's Observer).
+func (s *ctldStats) observe(req *wire.Request, took time.Duration, _ error) {
+	us := uint64(took.Microseconds())
+	name, id := rpcName(req.Type)
+	var uid uint32
+	switch {
+	case req.Identity != nil:
+		uid = req.Identity.UID
+	case req.Peer != nil:
+		uid = req.Peer.UID
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byType == nil {
+		s.byType, s.byUser = map[string]*wire.RPCTypeStat{}, map[uint32]*wire.RPCUserStat{}
+	}
+	ts := s.byType[name]
+	if ts == nil {
+		ts = &wire.RPCTypeStat{Name: name, ID: id}
+		s.byType[name] = ts
+		s.typeSeq = append(s.typeSeq, name)
+	}
+	ts.Count++
+	ts.Time += us
+	u := s.byUser[uid]
+	if u == nil {
+		u = &wire.RPCUserStat{UID: uid}
+		s.byUser[uid] = u
+		s.userSeq = append(s.userSeq, uid)
+	}
+	u.Count++
+	u.Time += us
+}
+
+// cycle runs one main scheduler pass and records its time and depth: the pending jobs it
+// looked at (Orbit's FIFO pass looks at every pending job, so depth is the queue length).
+func (s *ctldStats) cycle(c *Controller, pass func()) {
+	queue, _ := s.jobEvents(c)
+	start := time.Now()
+	pass()
+	us := uint32(min(time.Since(start).Microseconds(), int64(^uint32(0)>>1)))
+	s.jobEvents(c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cycleLast = us
+	s.cycleMax = max(s.cycleMax, us)
+	s.cycleCount++
+	s.cycleSum += uint64(us)
+	s.depthSum += uint64(queue)
+	s.queueLen = queue
+}
+
+// jobEvents scans the job table, counts the state changes since the last scan, and returns
+// the numbers of pending and running jobs.
+func (s *ctldStats) jobEvents(c *Controller) (pending, running uint32) {
+	c.mu.RLock()
+	now := make(map[uint32]states.JobState, len(c.t.jobs))
+	for id, j := range c.t.jobs {
+		st := j.state()
+		now[id] = st
+		switch {
+		case st.IsPending():
+			pending++
+		case st.IsRunning() || st.IsSuspended():
+			running++
+		}
+	}
+	c.mu.RUnlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, st := range now {
+		old, known := s.seen[id]
+		if !known {
+			s.submitted++
+		}
+		wasStarted := known && !old.IsPending()
+		if !wasStarted && !st.IsPending() && !(st.Base() == states.JobCancelled && (!known || old.IsPending())) {
+			s.started++ // a job cancelled while pending never started
+		}
+		if st.IsFinished() && (!known || !old.IsFinished()) {
+			switch st.Base() {
+			case states.JobComplete:
+				s.completed++
+			case states.JobCancelled:
+				s.canceled++
+			default:
+				s.failed++
+			}
+		}
+	}
+	s.seen = now
+	return pending, running
+}
+
+// reset starts a new statistics period at now.
+func (s *ctldStats) reset(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.since = now
+	s.byType, s.typeSeq = map[string]*wire.RPCTypeStat{}, nil
+	s.byUser, s.userSeq = map[uint32]*wire.RPCUserStat{}, nil
+	s.cycleLast, s.cycleMax, s.cycleCount, s.cycleSum, s.depthSum, s.queueLen = 0, 0, 0, 0, 0, 0
+	s.submitted, s.started, s.completed, s.canceled, s.failed = 0, 0, 0, 0, 0
+	// Jobs already known stay known: a new period counts only what happens in it.
+}
+
+// handleStats serves sdiag: the statistics, or with Reset (operators only) a new period.
+func (c *Controller) handleStats(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	r := req.Body.(*wire.StatsRequest)
+	now := c.now()
+	if r.Reset {
+		if !c.privileged(id) {
+			return nil, wire.NewError(wire.ErrnoAccessDenied)
+		}
+		c.stats.reset(now)
+		return nil, nil
+	}
+	rep := &wire.StatsReply{ReqTime: now.Unix(), JobStatesTime: now.Unix(),
+		ServerThreads: uint32(c.srv.Active()), AgentQueueSize: uint32(len(c.agent))}
+	rep.JobsPending, rep.JobsRunning = c.stats.jobEvents(c)
+
+	c.stats.mu.Lock()
+	s := &c.stats
+	since := s.since.Unix()
+	rep.DataSince = since
+	rep.JobsSubmitted, rep.JobsStarted, rep.JobsCompleted = s.submitted, s.started, s.completed
+	rep.JobsCanceled, rep.JobsFailed = s.canceled, s.failed
+	rep.SchedCycleLast, rep.SchedCycleMax, rep.SchedCycleCount = s.cycleLast, s.cycleMax, s.cycleCount
+	rep.SchedCycleSum, rep.SchedCycleDepthSum, rep.SchedQueueLen = s.cycleSum, s.depthSum, s.queueLen
+	if mins := (now.Unix() - since) / 60; mins > 0 {
+		rep.SchedCyclesPerMin = uint32(int64(s.cycleCount) / mins)
+	}
+	for _, n := range s.typeSeq {
+		rep.RPCsByType = append(rep.RPCsByType, *s.byType[n])
+	}
+	for _, u := range s.userSeq {
+		rep.RPCsByUser = append(rep.RPCsByUser, *s.byUser[u])
+	}
+	c.stats.mu.Unlock()
+	return rep, nil
+}

@@ -1,0 +1,211 @@
+package squeue
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	osexec "os/exec"
+	"os/user"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// waitBound guards every wait against hanging; it is never a performance expectation.
+const waitBound = 60 * time.Second
+
+type testCase struct{ name, env, args string }
+
+func readCases(t *testing.T) []testCase {
+	f, err := os.Open("cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []testCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 {
+			t.Fatalf("cases.txt: bad line %q", line)
+		}
+		out = append(out, testCase{parts[0], parts[1], parts[2]})
+	}
+	return out
+}
+
+// shellWords splits a cases.txt argument string as record.sh's eval does for the quoting
+// used there (double quotes, no escapes).
+func shellWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	inQ, have := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			inQ, have = !inQ, true
+		case r == ' ' && !inQ:
+			if have {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			have = false
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+var (
+	// Run times ("0:01", "1:02:03") move between runs; time limits ("10:00") are normalised
+	// the same way on both sides.
+	timeRE = regexp.MustCompile(`\b\d+(:\d\d)+\b`)
+	// The date line of -l and -i.
+	dateRE = regexp.MustCompile(`(?m)^[A-Z][a-z]{2} [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d \d{4}$`)
+)
+
+// normalise removes what must differ between the reference and Orbit: run times, the date
+// line and, when the test does not run as root (the reference recording does), the user
+// name in right-aligned columns.
+func normalise(s, userName string) string {
+	s = dateRE.ReplaceAllString(s, "DATE")
+	s = timeRE.ReplaceAllString(s, "T")
+	if userName != "root" {
+		re := regexp.MustCompile(` *\b` + regexp.QuoteMeta(userName) + `\b`)
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			if len(m) < 5 {
+				return "root"
+			}
+			return strings.Repeat(" ", len(m)-4) + "root"
+		})
+	}
+	return s
+}
+
+func run(t *testing.T, c *cluster.Cluster, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := osexec.Command(testbin.Path(t, "squeue"), args...)
+	cmd.Args[0] = "squeue"
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SLURM_") && !strings.HasPrefix(kv, "SQUEUE_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, "SLURM_CONF="+c.ConfPath), env...)
+	cmd.WaitDelay = time.Second
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(waitBound, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
+	var ee *osexec.ExitError
+	code := 0
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func readGolden(t *testing.T, name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func sbatch(t *testing.T, c *cluster.Cluster, args ...string) uint32 {
+	t.Helper()
+	out, errOut, code := c.Run(t, "sbatch", append([]string{"--parsable"}, args...)...)
+	if code != 0 {
+		t.Fatalf("sbatch %q: %d %s", args, code, errOut)
+	}
+	id, err := strconv.ParseUint(strings.TrimSpace(strings.Split(out, ";")[0]), 10, 32)
+	if err != nil {
+		t.Fatalf("sbatch printed %q", out)
+	}
+	return uint32(id)
+}
+
+// TestSqueue_MatchesReference replays cases.txt on an Orbit cluster holding the same jobs
+// as the recording and compares with what the reference printed.
+func TestSqueue_MatchesReference(t *testing.T) {
+	first, err := strconv.ParseUint(strings.TrimSpace(readGolden(t, "first_job_id.txt")), 10, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cluster.Start(t, cluster.Options{
+		Nodes: 1, Sockets: 2, CoresPerSocket: 32, ThreadsPerCore: 1, RealMemory: 257000,
+		ExtraConf: "FirstJobId=" + strconv.FormatUint(first, 10),
+	})
+	testbin.Path(t, "srun") // the job script's srun must be Orbit's, built beside sbatch
+	r := sbatch(t, c, "-J", "h4q_run", "-o", "h4q_run.out", "--wrap", "srun -J h4q_step sleep 600; sleep 600")
+	h := sbatch(t, c, "-J", "h4q_held", "-H", "-t", "10", "-o", "/dev/null", "--wrap", "sleep 600")
+	a := sbatch(t, c, "-J", "h4q_arr", "-H", "--array=1-3", "-o", "/dev/null", "--wrap", "sleep 600")
+	if uint64(r) != first || h != r+1 || a != r+2 {
+		t.Fatalf("job ids %d %d %d, want %d and the next two", r, h, a, first)
+	}
+	t.Cleanup(func() { c.Run(t, "scancel", strconv.Itoa(int(r)), strconv.Itoa(int(h)), strconv.Itoa(int(a))) })
+	c.WaitJob(t, r, states.JobRunning)
+	deadline := time.Now().Add(waitBound)
+	for {
+		out, _, _ := run(t, c, nil, "-h", "-s", strconv.Itoa(int(r))+".0", "-o", "%i")
+		if strings.TrimSpace(out) != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(filepath.Join(c.WorkDir, "h4q_run.out"))
+			t.Fatalf("step %d.0 never listed; the job printed:\n%s", r, b)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := strings.NewReplacer("{R}", strconv.Itoa(int(r)), "{H}", strconv.Itoa(int(h)), "{A}", strconv.Itoa(int(a)))
+	for _, tc := range readCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			var env []string
+			if tc.env != "-" {
+				env = []string{tc.env}
+			}
+			out, errOut, code := run(t, c, env, shellWords(ids.Replace(tc.args))...)
+			wantOut, wantErr := readGolden(t, tc.name+".out"), readGolden(t, tc.name+".err")
+			wantCode, _ := strconv.Atoi(strings.TrimSpace(readGolden(t, tc.name+".rc")))
+			if code != wantCode {
+				t.Errorf("exit status %d, reference %d", code, wantCode)
+			}
+			if g, w := normalise(out, u.Username), normalise(wantOut, "root"); g != w {
+				t.Errorf("stdout differs\n--- orbit\n%s--- reference\n%s", g, w)
+			}
+			if g, w := normalise(errOut, u.Username), normalise(wantErr, "root"); g != w {
+				t.Errorf("stderr differs\n--- orbit\n%s--- reference\n%s", g, w)
+			}
+		})
+	}
+}
