@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/compat/version"
@@ -150,6 +151,12 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	}
 	if limit > 0 {
 		d.TimeLimit = limit
+	}
+	if o.memPerNode != jobspec.NoVal64 {
+		d.MemPerNode = o.memPerNode
+	}
+	if o.memPerCPU != jobspec.NoVal64 {
+		d.MemPerCPU = o.memPerCPU
 	}
 	var rep wire.AllocateJobReply
 	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep); err != nil {

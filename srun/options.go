@@ -15,19 +15,23 @@ import (
 // options are srun's parsed command line (the subset Orbit supports so far).
 type options struct {
 	ntasks, nodes, cpusPerTask, tasksPerNode uint32 // 0 = not given
-	nodesSet, ntasksSet                      bool
-	label                                    bool
-	output, errorf, input                    string // -o, -e, -i as given ("" = not given)
-	killBadExit                              int    // -K: 1 on, 0 off, -1 not given (slurm.conf decides)
-	multiProg                                bool
-	multiProgData                            string // --multi-prog: the configuration file's text
-	openMode                                 jobspec.OpenMode
-	jobName, partition, nodelist, chdir      string
-	timeLimit                                uint32 // minutes; 0 = not given
-	quiet                                    int
-	help, usage, version                     bool
-	argv                                     []string
-	spec                                     *jobspec.JobSpec
+	// memPerNode and memPerCPU (MiB; jobspec.NoVal64 = not given) ask for memory when srun
+	// allocates. Inside an allocation the step runs within the job's memory (sbatch --mem
+	// exports SLURM_MEM_PER_NODE, which every srun of the job reads back as --mem).
+	memPerNode, memPerCPU               uint64
+	nodesSet, ntasksSet                 bool
+	label                               bool
+	output, errorf, input               string // -o, -e, -i as given ("" = not given)
+	killBadExit                         int    // -K: 1 on, 0 off, -1 not given (slurm.conf decides)
+	multiProg                           bool
+	multiProgData                       string // --multi-prog: the configuration file's text
+	openMode                            jobspec.OpenMode
+	jobName, partition, nodelist, chdir string
+	timeLimit                           uint32 // minutes; 0 = not given
+	quiet                               int
+	help, usage, version                bool
+	argv                                []string
+	spec                                *jobspec.JobSpec
 }
 
 // parseArgs parses srun's command line (args without argv[0]) with the option table every
@@ -55,6 +59,7 @@ func parseArgs(args []string, env []string) (*options, error) {
 		ntasks: set(js.NTasks), ntasksSet: js.NTasks != jobspec.NoVal,
 		nodes: set(js.MinNodes), nodesSet: js.NodesSet,
 		cpusPerTask: set(js.CPUsPerTask), tasksPerNode: set(js.NTasksPerNode),
+		memPerNode: js.MemPerNode, memPerCPU: js.MemPerCPU,
 		label: js.Label, jobName: js.Name, partition: js.Partition, nodelist: js.NodeList,
 		timeLimit: set(js.TimeLimit), help: js.Action == jobspec.ActionHelp,
 		usage: js.Action == jobspec.ActionUsage, version: js.Action == jobspec.ActionVersion,
@@ -88,8 +93,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{!js.Begin.IsZero(), "--begin"}, {!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
 		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
 		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
-		{js.Constraint != "", "--constraint"}, {js.MemPerNode != jobspec.NoVal64, "--mem"},
-		{js.MemPerCPU != jobspec.NoVal64, "--mem-per-cpu"},
+		{js.Constraint != "", "--constraint"},
 	} {
 		if c.given {
 			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}

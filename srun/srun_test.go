@@ -79,6 +79,23 @@ func TestParseArgs_TaskIO(t *testing.T) {
 	}
 }
 
+func TestParseArgs_Memory(t *testing.T) {
+	o, err := parseArgs([]string{"--mem-per-cpu=1G", "true"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.memPerCPU != 1024 {
+		t.Errorf("--mem-per-cpu=1G: %d MiB per CPU, want 1024", o.memPerCPU)
+	}
+	// sbatch --mem exports SLURM_MEM_PER_NODE, which every srun inside the job reads back.
+	if o, err = parseArgs([]string{"true"}, []string{"SLURM_MEM_PER_NODE=512"}); err != nil {
+		t.Fatal(err)
+	}
+	if o.memPerNode != 512 {
+		t.Errorf("SLURM_MEM_PER_NODE=512: %d MiB per node, want 512", o.memPerNode)
+	}
+}
+
 func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 	// The shared table implements these for sbatch; srun must refuse them by name, never
 	// ignore them, and so must it refuse options Orbit implements nowhere yet.
@@ -87,7 +104,7 @@ func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 		want string
 	}{
 		{[]string{"--dependency=afterok:1", "true"}, "srun: error: --dependency is not supported by Orbit's srun yet\n"},
-		{[]string{"--mem=1G", "true"}, "srun: error: --mem is not supported by Orbit's srun yet\n"},
+		{[]string{"--constraint=ib", "true"}, "srun: error: --constraint is not supported by Orbit's srun yet\n"},
 		{[]string{"--bcast", "true"}, "srun: error: --bcast is not supported by Orbit yet\n"},
 	} {
 		_, err := parseArgs(c.args, nil)

@@ -339,3 +339,17 @@ func TestSrun_TaskIO(t *testing.T) {
 		})
 	}
 }
+
+// TestSrun_InsideJobWithMemory: sbatch --mem exports SLURM_MEM_PER_NODE, which srun reads back
+// as --mem; a job script asking for memory must still run its steps.
+func TestSrun_InsideJobWithMemory(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 1, InProcess: true})
+	script := writeScript(t, c, "mem.sh", "#!/bin/sh\n#SBATCH --mem=100 -o mem.out\nsrun -l echo step-ran\n")
+	id := submit(t, c, script)
+	j := c.WaitJob(t, id, states.JobComplete, states.JobFailed)
+	out, _ := os.ReadFile(filepath.Join(c.WorkDir, "mem.out"))
+	if states.JobState(j.State).Base() != states.JobComplete || string(out) != "0: step-ran\n" {
+		t.Errorf("job with --mem=100 running srun: %s, output %q; want COMPLETED and the step's line", states.JobState(j.State), out)
+	}
+}
