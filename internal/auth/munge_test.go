@@ -1,86 +1,18 @@
 package auth
 
 import (
-	"crypto/rand"
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/orbit-hpc/orbit/internal/testmunge"
 )
 
-// mungeSocket starts a private munged (its own key, socket, pid and log files in a temp dir)
-// and returns its socket; the daemon is stopped by pid when the test ends. A shared system or
-// reference munged is never used: its socket may be stale and its key is not ours.
+// mungeSocket starts a private munged for the test and returns its socket.
 func mungeSocket(t *testing.T) string {
 	t.Helper()
-	for _, c := range []string{"munge", "unmunge", "munged"} {
-		if _, err := exec.LookPath(c); err != nil {
-			t.Skipf("auth/munge not tested: %s is not installed (apt-get install munge)", c)
-		}
-	}
-	dir, err := os.MkdirTemp("", "orbit-munge-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	key := make([]byte, 1024)
-	if _, err := rand.Read(key); err != nil {
-		t.Fatal(err)
-	}
-	keyFile := filepath.Join(dir, "munge.key")
-	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "munge.socket")
-	cmd := exec.Command(mustLookPath(t, "munged"), "--foreground", "--force",
-		"--socket="+sock, "--key-file="+keyFile,
-		"--log-file="+filepath.Join(dir, "munged.log"),
-		"--pid-file="+filepath.Join(dir, "munged.pid"),
-		"--seed-file="+filepath.Join(dir, "munged.seed"))
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting munged: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if st, err := os.Stat(sock); err == nil && st.Mode().Type() == os.ModeSocket {
-			return sock
-		}
-		select {
-		case err := <-exited:
-			log, _ := os.ReadFile(filepath.Join(dir, "munged.log"))
-			t.Fatalf("munged exited before listening: %v\n%s", err, log)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("munged did not create its socket within 10s")
-		}
-	}
-}
-
-func mustLookPath(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("auth/munge not tested: %s is not installed", name)
-	}
-	return p
+	return testmunge.Start(t, t.TempDir())
 }
 
 func TestMunge_SignVerify(t *testing.T) {

@@ -1,69 +1,13 @@
 package cluster
 
 import (
-	"crypto/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/orbit-hpc/orbit/internal/testmunge"
 )
 
-// startMunged starts a private munged with its own key and socket under dir and returns the
-// socket; it is stopped by pid when the test ends. The test is skipped, naming what is
-// missing, where MUNGE is not installed (testsuite/scripts/ensure-deps.sh installs it).
+// startMunged starts the cluster's private munged under dir and returns its socket.
 func startMunged(t testing.TB, dir string) string {
 	t.Helper()
-	for _, c := range []string{"munge", "unmunge", "munged"} {
-		if _, err := exec.LookPath(c); err != nil {
-			t.Skipf("auth/munge cluster not started: %s is not installed (apt-get install munge)", c)
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	key := make([]byte, 1024)
-	if _, err := rand.Read(key); err != nil {
-		t.Fatal(err)
-	}
-	keyFile := filepath.Join(dir, "munge.key")
-	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "munge.socket")
-	munged, _ := exec.LookPath("munged")
-	cmd := exec.Command(munged, "--foreground", "--force", "--socket="+sock, "--key-file="+keyFile,
-		"--log-file="+filepath.Join(dir, "munged.log"), "--pid-file="+filepath.Join(dir, "munged.pid"),
-		"--seed-file="+filepath.Join(dir, "munged.seed"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("cluster: starting munged: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	deadline := time.Now().Add(waitBound)
-	for {
-		if st, err := os.Stat(sock); err == nil && st.Mode().Type() == os.ModeSocket {
-			return sock
-		}
-		select {
-		case err := <-exited:
-			log, _ := os.ReadFile(filepath.Join(dir, "munged.log"))
-			t.Fatalf("cluster: munged exited before listening: %v\n%s", err, log)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("cluster: munged did not create its socket")
-		}
-	}
+	return testmunge.Start(t, dir)
 }
