@@ -160,7 +160,11 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	}
 	var rep wire.AllocateJobReply
 	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep); err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", cmdclient.AsError(err).Text)
+		e := cmdclient.AsError(err)
+		if e.UserMsg != "" { // the controller's explanation comes first, as in Slurm
+			fmt.Fprintf(s.stderr, "srun: error: %s\n", e.UserMsg)
+		}
+		fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", e.Text)
 		return 0, 1
 	}
 	// Stop waiting (and give the job back) on SIGINT/SIGTERM, as srun does.

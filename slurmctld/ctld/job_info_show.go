@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/memsize"
+	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -23,9 +24,16 @@ func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
 		// A held job is not eligible: Slurm shows EligibleTime=Unknown until its release.
 		info.EligibleTime = 0
 	}
+	if s.IsPending() && j.EligibleTime <= c.now().Unix() {
+		// Nor is a job waiting on a dependency: Slurm zeroes its begin time while the
+		// dependency is unmet (or can never be met), so both times print Unknown.
+		if dep, _ := c.t.dependency(j, c.now().Unix()); dep != states.WaitNoReason {
+			info.EligibleTime = 0
+		}
+	}
 	// AccrueTime: a job accrues age from when it became eligible; a held job never did.
 	if !(s.IsPending() && j.Priority == 0) {
-		info.AccrueTime = info.EligibleTime
+		info.AccrueTime = info.EligibleTime // 0 (Unknown) for a job still waiting on a dependency
 	}
 	// LastSchedEval: Orbit's scheduler does not stamp each job it looks at; the last event at
 	// which it certainly did is the start (running jobs) or the submission (pending ones).

@@ -3,6 +3,7 @@ package ctld
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -27,6 +28,12 @@ func init() {
 	errnoTexts[errnoDisabled] = "Requested operation is presently disabled"
 	errnoTexts[errnoJobNotPending] = "Job is no longer pending execution"
 }
+
+// batchSchedDelay is how long after an update, hold or release the scheduling pass it asks
+// for runs: Slurm's update RPC only queues a pass, which its background loop starts once
+// batch_sched_delay (3 s by default) has passed since the last one. Until then squeue shows
+// the reason the update left (None), as the reference does.
+const batchSchedDelay = 3 * time.Second
 
 // heldReason is the pending reason of a held job (priority 0).
 func heldReason(j *jobRecord) states.Reason {
@@ -131,6 +138,11 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 				firstErr = cmpOr(firstErr, errno)
 				continue
 			}
+			if n.state().IsPending() && n.Priority != 0 {
+				// Slurm's update_job clears a scheduler reason (BeginTime, Priority,
+				// ...); the next pass sets it again.
+				n.Reason = uint32(states.WaitNoReason)
+			}
 			chs = append(chs, replaceJob{rec: n})
 			continue
 		}
@@ -158,7 +170,11 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 			c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
 		}
 	}
-	c.wake()
+	if r.Action == wire.JobActionRequeue || r.Action == wire.JobActionRequeueHold {
+		c.wake()
+	} else {
+		time.AfterFunc(batchSchedDelay, c.wake) // wake never blocks, even after shutdown
+	}
 	return &wire.UpdateJobReply{}, nil
 }
 

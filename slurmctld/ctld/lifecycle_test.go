@@ -154,7 +154,7 @@ func TestSubmit_Validation(t *testing.T) {
 		reason states.Reason
 	}{
 		{"time over partition MaxTime", func(d *wire.JobDesc) { d.Partition = "short"; d.TimeLimit = 20 }, states.WaitPartTimeLimit},
-		{"more nodes than the partition", func(d *wire.JobDesc) { d.MinNodes = 3 }, states.WaitPartConfig},
+		{"more nodes than the partition", func(d *wire.JobDesc) { d.MinNodes = 3 }, states.WaitPartNodeLimit},
 		{"more CPUs than the partition", func(d *wire.JobDesc) { d.NumTasks = 9 }, states.WaitPartConfig},
 		{"begin later", func(d *wire.JobDesc) { d.BeginTime = 4102444800 }, states.WaitTime},
 		{"held", func(d *wire.JobDesc) { d.Hold = true }, states.WaitHeldUser},

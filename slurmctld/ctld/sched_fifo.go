@@ -91,7 +91,8 @@ func (c *Controller) schedule() {
 		case j.TimeLimit != wire.Infinite && part.conf.MaxTime != wire.Infinite && j.TimeLimit > part.conf.MaxTime:
 			reason = states.WaitPartTimeLimit
 		case part.conf.MaxNodes != wire.Infinite && j.MinNodes > part.conf.MaxNodes,
-			j.MinNodes < part.conf.MinNodes:
+			j.MinNodes < part.conf.MinNodes,
+			j.MinNodes > uint32(len(part.nodes)): // Slurm checks the partition's node count with its limits
 			reason = states.WaitPartNodeLimit
 		case !c.t.fitsEver(j, part):
 			reason = states.WaitPartConfig

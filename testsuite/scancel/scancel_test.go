@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -194,11 +195,18 @@ func TestScancel_MatchesReference(t *testing.T) {
 			if tc.env != "-" {
 				env = []string{tc.env}
 			}
+			if tc.name == "step_cancel_v" {
+				// scancel signals a step twice (a Slurm quirk), and the step must still be
+				// there for the second signal, as it always is on the reference. The step
+				// record lives until srun reports the step's end; srun is held stopped
+				// while scancel runs so that report cannot race the second signal on a
+				// loaded machine.
+				resume := stopProcess(t, "h4c_step")
+				defer waitStepGone(t, c, r)
+				defer resume()
+			}
 			out, errOut, code := run(t, c, env, shellWords(ids.Replace(tc.args))...)
 			defer settle(t, c, r, h, a)
-			if tc.name == "step_cancel_v" {
-				defer waitStepGone(t, c, r)
-			}
 			wantOut, wantErr := readGolden(t, tc.name+".out"), readGolden(t, tc.name+".err")
 			wantCode, _ := strconv.Atoi(strings.TrimSpace(readGolden(t, tc.name+".rc")))
 			if code != wantCode {
@@ -251,4 +259,33 @@ func waitStepGone(t *testing.T, c *cluster.Cluster, job uint32) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// stopProcess stops (SIGSTOP) the one srun whose command line contains marker and returns
+// the function that continues it.
+func stopProcess(t *testing.T, marker string) func() {
+	t.Helper()
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		argv := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+		if filepath.Base(argv[0]) == "srun" && strings.Contains(string(cmdline), marker) {
+			pids = append(pids, pid)
+		}
+	}
+	if len(pids) != 1 {
+		t.Fatalf("want one srun running %q, found pids %v", marker, pids)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	return func() { syscall.Kill(pids[0], syscall.SIGCONT) }
 }

@@ -1,0 +1,148 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// The query figures of issue 5: squeue, sinfo and scontrol show, each timed as a whole
+// process (start, RPC, formatting, exit) as a user or a dashboard's cron job sees it, with
+// 10,000 jobs in the queue. measure.sh's (c) figure is the reference's counterpart: one
+// default squeue with NJOBS held jobs pending.
+
+// queryJobs is the queue size of issue 5's figure.
+const queryJobs = 10000
+
+// queryNodes nodes of one CPU each run that many jobs, so `squeue -t R` has rows to select
+// among the held ones.
+const queryNodes = 16
+
+// submitters submit the queue concurrently, as many sbatch processes would, without paying
+// for a process per job (that cost is BenchmarkSbatchSequential's).
+const submitters = 8
+
+// queryDesc is what `sbatch --wrap CMD` (or with -H, held) sends, built from the
+// options' unset values.
+func queryDesc(c *cluster.Cluster, cmd string, held bool) *wire.JobDesc {
+	return &wire.JobDesc{
+		Name: "wrap", Script: "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + cmd + "\n",
+		MinNodes: wire.NoVal, NumTasks: wire.NoVal, NTasksPerNode: wire.NoVal, CPUsPerTask: wire.NoVal,
+		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.NoVal, TimeMin: wire.NoVal,
+		Priority: wire.NoVal, Requeue: -1, Hold: held,
+		MinNodesInvasive: wire.NoVal, MaxNodesInvasive: wire.NoVal, MinPower: wire.NoVal, MaxPower: wire.NoVal,
+		WorkDir: c.WorkDir, SubmitDir: c.WorkDir, SubmitHost: "localhost",
+		Environment: []string{"PATH=/usr/bin:/bin", "SLURM_CONF=" + c.ConfPath},
+		SubmitLine:  "sbatch --wrap " + cmd,
+	}
+}
+
+// fillQueue submits n jobs over RPC from several goroutines and returns their ids.
+func fillQueue(b *testing.B, c *cluster.Cluster, cl *cmdclient.Client, n int, cmd string, held bool) []uint32 {
+	b.Helper()
+	ids := make([]uint32, n)
+	errs := make(chan error, submitters)
+	var wg sync.WaitGroup
+	for w := 0; w < submitters; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += submitters {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				var rep wire.SubmitBatchJobReply
+				err := cl.Call(ctx, wire.MsgSubmitBatchJob, queryDesc(c, cmd, held), &rep)
+				cancel()
+				if err != nil {
+					errs <- fmt.Errorf("submission %d: %w", i, err)
+					return
+				}
+				ids[i] = rep.JobID
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+	return ids
+}
+
+// BenchmarkQuery10000 times each query command against a queue of 10,000 jobs (16 running,
+// the rest held), checking that every run printed every row it should, so the figure
+// measures the whole table and not an early error.
+func BenchmarkQuery10000(b *testing.B) {
+	c := cluster.Start(b, cluster.Options{Nodes: queryNodes, CPUsPerNode: 1, InProcess: true})
+	cl, err := cmdclient.Load("sbatch", c.ConfPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	running := fillQueue(b, c, cl, queryNodes, "sleep 3600", false)
+	for _, id := range running {
+		c.WaitJob(b, id, states.JobRunning)
+	}
+	held := fillQueue(b, c, cl, queryJobs-queryNodes, "true", true)
+	if got := len(c.Jobs(b)); got != queryJobs {
+		b.Fatalf("controller lists %d jobs, want %d", got, queryJobs)
+	}
+
+	// The commands print their defaults whatever the bench process's environment says.
+	env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "SLURM_") || strings.HasPrefix(kv, "SQUEUE_") || strings.HasPrefix(kv, "SINFO_")
+	}), "SLURM_CONF="+c.ConfPath)
+	one := fmt.Sprint(held[len(held)/2])
+	for _, q := range []struct {
+		name string
+		args []string
+		// lines counts what the output must hold: rows with the given prefix, or all lines.
+		prefix string
+		want   int
+	}{
+		{"squeue", []string{"squeue"}, "", queryJobs + 1},
+		{"squeue_R", []string{"squeue", "-t", "R"}, "", queryNodes + 1},
+		{"sinfo", []string{"sinfo"}, "", 2}, // header, debug alloc n[1-16]
+		{"scontrol_show_job", []string{"scontrol", "show", "job"}, "JobId=", queryJobs},
+		{"scontrol_show_job_id", []string{"scontrol", "show", "job", one}, "JobId=" + one + " ", 1},
+	} {
+		bin := testbin.Path(b, q.args[0])
+		b.Run(q.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				cmd := exec.Command(bin, q.args[1:]...)
+				cmd.Env, cmd.Dir = env, c.WorkDir
+				var o, e bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &o, &e
+				if err := cmd.Run(); err != nil || e.Len() > 0 {
+					b.Fatalf("%s: %v\n%s", strings.Join(q.args, " "), err, e.String())
+				}
+				if got := countLines(o.Bytes(), q.prefix); got != q.want {
+					b.Fatalf("%s printed %d lines starting %q, want %d", strings.Join(q.args, " "), got, q.prefix, q.want)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+		})
+	}
+}
+
+// countLines counts the lines of out beginning with prefix (all lines when it is empty).
+func countLines(out []byte, prefix string) int {
+	n := 0
+	for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
+		if bytes.HasPrefix(l, []byte(prefix)) {
+			n++
+		}
+	}
+	return n
+}
