@@ -83,11 +83,22 @@ func TestFanout_PingsTerminateAndNodeLoss(t *testing.T) {
 		t.Fatalf("scancel: %q %q exit %d", o, e, code)
 	}
 	c.WaitJob(t, id, states.JobCancelled)
-	nodes, lines := 0, 0
-	for _, r := range logRecords(t, c, "job terminate broadcast") {
-		if r["job"] != fmt.Sprint(id) {
-			continue
+	// The job is CANCELLED when the controller decides so; its terminate broadcast goes out
+	// (and is logged) from the launch agent a moment later.
+	var terminates []map[string]string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		terminates = terminates[:0]
+		for _, r := range logRecords(t, c, "job terminate broadcast") {
+			if r["job"] == fmt.Sprint(id) {
+				terminates = append(terminates, r)
+			}
 		}
+		if len(terminates) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	nodes, lines := 0, 0
+	for _, r := range terminates {
 		lines++
 		nodes += atoi(r["nodes"])
 		if r["forwards"] != "1" || r["dials"] != "1" {
