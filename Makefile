@@ -13,9 +13,10 @@ FUZZTIME  ?= 8s
 
 all: build
 
+# Every command and daemon; testsuite/ holds test tools (recorders) that are never installed.
 build:
 	@mkdir -p $(BINDIR)
-	$(GO) build -o $(BINDIR)/ ./...
+	$(GO) build -o $(BINDIR)/ $$($(GO) list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./... | grep -v /testsuite/)
 
 # The first front door: build, bring up a local cluster of emulated nodes in
 # $(ORBIT_HOME) (default ~/.orbit/cluster), run examples/hello.sh and show its output.
