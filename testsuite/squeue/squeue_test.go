@@ -1,14 +1,9 @@
 package squeue
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"os"
-	osexec "os/exec"
 	"os/user"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,138 +12,24 @@ import (
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/testbin"
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
+	"github.com/orbit-hpc/orbit/testsuite/refcase"
 )
 
 // waitBound guards every wait against hanging; it is never a performance expectation.
-const waitBound = 60 * time.Second
-
-type testCase struct{ name, env, args string }
-
-func readCases(t *testing.T) []testCase {
-	f, err := os.Open("cases.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []testCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.SplitN(line, "\t", 3)
-		if len(parts) != 3 {
-			t.Fatalf("cases.txt: bad line %q", line)
-		}
-		out = append(out, testCase{parts[0], parts[1], parts[2]})
-	}
-	return out
-}
-
-// shellWords splits a cases.txt argument string as record.sh's eval does for the quoting
-// used there (double quotes, no escapes).
-func shellWords(s string) []string {
-	var out []string
-	var cur strings.Builder
-	inQ, have := false, false
-	for _, r := range s {
-		switch {
-		case r == '"':
-			inQ, have = !inQ, true
-		case r == ' ' && !inQ:
-			if have {
-				out = append(out, cur.String())
-			}
-			cur.Reset()
-			have = false
-		default:
-			cur.WriteRune(r)
-			have = true
-		}
-	}
-	if have {
-		out = append(out, cur.String())
-	}
-	return out
-}
+const waitBound = refcase.WaitBound
 
 var (
-	// Run times ("0:01", "1:02:03") move between runs; time limits ("10:00") are normalised
-	// the same way on both sides.
-	timeRE = regexp.MustCompile(`\b\d+(:\d\d)+\b`)
-	// The date line of -l and -i.
-	dateRE = regexp.MustCompile(`(?m)^[A-Z][a-z]{2} [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d \d{4}$`)
+	shellWords = refcase.ShellWords
+	normalise  = refcase.Normalise
+	readGolden = refcase.ReadGolden
+	sbatch     = refcase.Sbatch
 )
 
-// normalise removes what must differ between the reference and Orbit: run times, the date
-// line and, when the test does not run as root (the reference recording does), the user
-// name in right-aligned columns.
-func normalise(s, userName string) string {
-	s = dateRE.ReplaceAllString(s, "DATE")
-	s = timeRE.ReplaceAllString(s, "T")
-	if userName != "root" {
-		re := regexp.MustCompile(` *\b` + regexp.QuoteMeta(userName) + `\b`)
-		s = re.ReplaceAllStringFunc(s, func(m string) string {
-			if len(m) < 5 {
-				return "root"
-			}
-			return strings.Repeat(" ", len(m)-4) + "root"
-		})
-	}
-	return s
-}
+func readCases(t *testing.T) []refcase.Case { return refcase.ReadCases(t, "cases.txt") }
 
 func run(t *testing.T, c *cluster.Cluster, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := osexec.Command(testbin.Path(t, "squeue"), args...)
-	cmd.Args[0] = "squeue"
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SLURM_") && !strings.HasPrefix(kv, "SQUEUE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, "SLURM_CONF="+c.ConfPath), env...)
-	cmd.WaitDelay = time.Second
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	timer := time.AfterFunc(waitBound, func() { cmd.Process.Kill() })
-	err := cmd.Wait()
-	timer.Stop()
-	var ee *osexec.ExitError
-	code := 0
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
-
-func readGolden(t *testing.T, name string) string {
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func sbatch(t *testing.T, c *cluster.Cluster, args ...string) uint32 {
-	t.Helper()
-	out, errOut, code := c.Run(t, "sbatch", append([]string{"--parsable"}, args...)...)
-	if code != 0 {
-		t.Fatalf("sbatch %q: %d %s", args, code, errOut)
-	}
-	id, err := strconv.ParseUint(strings.TrimSpace(strings.Split(out, ";")[0]), 10, 32)
-	if err != nil {
-		t.Fatalf("sbatch printed %q", out)
-	}
-	return uint32(id)
+	return refcase.Run(t, c, "squeue", "SQUEUE_", env, args...)
 }
 
 // TestSqueue_MatchesReference replays cases.txt on an Orbit cluster holding the same jobs
@@ -189,14 +70,14 @@ func TestSqueue_MatchesReference(t *testing.T) {
 	}
 	ids := strings.NewReplacer("{R}", strconv.Itoa(int(r)), "{H}", strconv.Itoa(int(h)), "{A}", strconv.Itoa(int(a)))
 	for _, tc := range readCases(t) {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			var env []string
-			if tc.env != "-" {
-				env = []string{tc.env}
+			if tc.Env != "-" {
+				env = []string{tc.Env}
 			}
-			out, errOut, code := run(t, c, env, shellWords(ids.Replace(tc.args))...)
-			wantOut, wantErr := readGolden(t, tc.name+".out"), readGolden(t, tc.name+".err")
-			wantCode, _ := strconv.Atoi(strings.TrimSpace(readGolden(t, tc.name+".rc")))
+			out, errOut, code := run(t, c, env, shellWords(ids.Replace(tc.Args))...)
+			wantOut, wantErr := readGolden(t, tc.Name+".out"), readGolden(t, tc.Name+".err")
+			wantCode, _ := strconv.Atoi(strings.TrimSpace(readGolden(t, tc.Name+".rc")))
 			if code != wantCode {
 				t.Errorf("exit status %d, reference %d", code, wantCode)
 			}

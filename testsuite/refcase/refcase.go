@@ -1,0 +1,164 @@
+// Package refcase holds what the command-level differential tests share (testsuite/squeue,
+// testsuite/scancel): reading cases.txt and the goldens recorded from the reference, running
+// the command as the recording did, and the one normalisation of run times, dates and user
+// names.
+//
+// Only tests import it.
+package refcase
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// WaitBound guards every wait against hanging; it is never a performance expectation.
+const WaitBound = 60 * time.Second
+
+// Case is one line of cases.txt: a name, one NAME=value environment entry or "-", and the
+// command's arguments.
+type Case struct{ Name, Env, Args string }
+
+// ReadCases reads a tab-separated cases file, skipping blank lines and comments.
+func ReadCases(t *testing.T, path string) []Case {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Case
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 {
+			t.Fatalf("%s: bad line %q", path, line)
+		}
+		out = append(out, Case{parts[0], parts[1], parts[2]})
+	}
+	return out
+}
+
+// ShellWords splits a cases.txt argument string as record.sh's eval does for the quoting
+// used there (double quotes, no escapes).
+func ShellWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	inQ, have := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			inQ, have = !inQ, true
+		case r == ' ' && !inQ:
+			if have {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			have = false
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+var (
+	// Run times ("0:01", "1:02:03") move between runs; time limits ("10:00") are normalised
+	// the same way on both sides.
+	timeRE = regexp.MustCompile(`\b\d+(:\d\d)+\b`)
+	// The date line of -l and -i.
+	dateRE = regexp.MustCompile(`(?m)^[A-Z][a-z]{2} [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d \d{4}$`)
+)
+
+// Normalise removes what must differ between the reference and Orbit: run times, the date
+// line and, when the test does not run as root (the reference recording does), the user
+// name in right-aligned columns.
+func Normalise(s, userName string) string {
+	s = dateRE.ReplaceAllString(s, "DATE")
+	s = timeRE.ReplaceAllString(s, "T")
+	if userName != "root" {
+		re := regexp.MustCompile(` *\b` + regexp.QuoteMeta(userName) + `\b`)
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			if len(m) < 5 {
+				return "root"
+			}
+			return strings.Repeat(" ", len(m)-4) + "root"
+		})
+	}
+	return s
+}
+
+// Run runs Orbit's command name (argv[0] as the reference saw it) against c with env added
+// to an environment cleared of SLURM_* and of the command's own envPrefix variables, and
+// returns its stdout, stderr and exit status.
+func Run(t *testing.T, c *cluster.Cluster, name, envPrefix string, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := osexec.Command(testbin.Path(t, name), args...)
+	cmd.Args[0] = name
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SLURM_") && !strings.HasPrefix(kv, envPrefix) {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, "SLURM_CONF="+c.ConfPath), env...)
+	cmd.WaitDelay = time.Second
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(WaitBound, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
+	var ee *osexec.ExitError
+	code := 0
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// ReadGolden reads testdata/name.
+func ReadGolden(t *testing.T, name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Sbatch submits with sbatch --parsable and returns the job id.
+func Sbatch(t *testing.T, c *cluster.Cluster, args ...string) uint32 {
+	t.Helper()
+	out, errOut, code := c.Run(t, "sbatch", append([]string{"--parsable"}, args...)...)
+	if code != 0 {
+		t.Fatalf("sbatch %q: %d %s", args, code, errOut)
+	}
+	id, err := strconv.ParseUint(strings.TrimSpace(strings.Split(out, ";")[0]), 10, 32)
+	if err != nil {
+		t.Fatalf("sbatch printed %q", out)
+	}
+	return uint32(id)
+}
