@@ -133,27 +133,11 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 	if err := stepdlaunch.Write(path, b); err != nil {
 		return err
 	}
-	r, w, err := os.Pipe()
+	cmd, r, err := d.spawnStepd("--batch", path, h.node.Name)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	cmd := exec.Command(d.stepd, "--batch", path)
-	cmd.ExtraFiles = []*os.File{w} // fd 3: stepdlaunch.ReadyFD
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Dir = "/"
-	if d.opts.Debug && d.opts.LogFile == "" {
-		cmd.Stderr = os.Stderr
-	}
-	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + h.node.Name}
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		os.Remove(path)
-		return fmt.Errorf("cannot start slurmstepd: %v", err)
-	}
-	w.Close()
-	// slurmstepd outlives slurmd; while slurmd runs, it reaps it.
-	go cmd.Wait()
 	deadline := time.Now().Add(d.timeout)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
 		deadline = dl
@@ -167,4 +151,32 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 	}
 	d.log.Info("launched batch job", "job", m.JobID, "node", h.node.Name, "uid", m.UserID, "stepd_pid", strconv.Itoa(cmd.Process.Pid))
 	return nil
+}
+
+// spawnStepd starts `slurmstepd MODE LAUNCH_FILE` for node in its own session (it outlives
+// slurmd; while slurmd runs, it reaps it) and returns it with the read end of its readiness
+// pipe (fd 3 in the stepd: stepdlaunch.ReadyFD). On failure the launch file is removed.
+func (d *Daemon) spawnStepd(mode, path, node string) (*exec.Cmd, *os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		os.Remove(path)
+		return nil, nil, err
+	}
+	cmd := exec.Command(d.stepd, mode, path)
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Dir = "/"
+	if d.opts.Debug && d.opts.LogFile == "" {
+		cmd.Stderr = os.Stderr
+	}
+	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + node}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		r.Close()
+		os.Remove(path)
+		return nil, nil, fmt.Errorf("cannot start slurmstepd: %v", err)
+	}
+	w.Close()
+	go cmd.Wait()
+	return cmd, r, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"syscall"
 	"time"
@@ -98,27 +97,11 @@ func (d *Daemon) startStepStepd(ctx context.Context, h *hosted, m *wire.LaunchTa
 	if err := stepdlaunch.WriteStep(path, l); err != nil {
 		return err
 	}
-	r, w, err := os.Pipe()
+	cmd, r, err := d.spawnStepd("--step", path, h.node.Name)
 	if err != nil {
-		os.Remove(path)
 		return err
 	}
 	defer r.Close()
-	cmd := exec.Command(d.stepd, "--step", path)
-	cmd.ExtraFiles = []*os.File{w} // fd 3: stepdlaunch.ReadyFD
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Dir = "/"
-	if d.opts.Debug && d.opts.LogFile == "" {
-		cmd.Stderr = os.Stderr
-	}
-	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + h.node.Name}
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		os.Remove(path)
-		return fmt.Errorf("cannot start slurmstepd: %v", err)
-	}
-	w.Close()
-	go cmd.Wait() // slurmstepd outlives slurmd; while slurmd runs, it reaps it
 	deadline := time.Now().Add(2 * d.timeout)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
 		deadline = dl
