@@ -1,0 +1,63 @@
+package scheduler
+
+// Plan is a scheduler's answer to one Schedule call: what to start, what it reserves, which
+// malleable jobs to resize, what it rejects, and why the rest waits. The controller applies
+// each entry that still holds against its own tables and logs and drops the others.
+type Plan struct {
+	// Seq is the state sequence number the plan was computed from.
+	Seq    uint64  `codec:"seq"`
+	Starts []Start `codec:"starts"`
+	// Reservations are expected starts of pending jobs (squeue --start, scontrol's StartTime).
+	Reservations []Reservation `codec:"reservations"`
+	Resizes      []Resize      `codec:"resizes"`
+	Rejects      []Reject      `codec:"rejects"`
+	// Reasons are pending reasons (compat/states.Reason values) for eligible jobs not started,
+	// typically Resources for the first blocked job of a partition and Priority for the rest.
+	Reasons []PendingReason `codec:"reasons"`
+	// Stats describe the cycle for sdiag (backfill section); optional.
+	Stats CycleStats `codec:"stats"`
+}
+
+// Start starts an eligible pending job now on the given nodes, with CPUs[i] CPUs and Mem MiB
+// of memory counted on Nodes[i].
+type Start struct {
+	JobID uint32   `codec:"job_id"`
+	Nodes []string `codec:"nodes"`
+	CPUs  []uint32 `codec:"cpus"`
+	Mem   uint64   `codec:"mem"`
+	// Backfilled marks a start made by backfill ahead of a higher-priority job (sdiag).
+	Backfilled bool `codec:"backfilled"`
+}
+
+// Reservation says when and where a pending job is expected to start.
+type Reservation struct {
+	JobID     uint32   `codec:"job_id"`
+	StartTime int64    `codec:"start_time"`
+	Nodes     []string `codec:"nodes"`
+}
+
+// Resize expands or shrinks a running malleable job to Nodes (DESIGN.md §8).
+type Resize struct {
+	JobID uint32   `codec:"job_id"`
+	Nodes []string `codec:"nodes"`
+	CPUs  []uint32 `codec:"cpus"`
+}
+
+// Reject marks a pending job that can never run, with the reason shown to the user.
+type Reject struct {
+	JobID  uint32 `codec:"job_id"`
+	Reason uint32 `codec:"reason"`
+}
+
+// PendingReason is why an eligible job did not start this cycle.
+type PendingReason struct {
+	JobID  uint32 `codec:"job_id"`
+	Reason uint32 `codec:"reason"`
+}
+
+// CycleStats are a scheduling cycle's counters, summed by the controller for sdiag.
+type CycleStats struct {
+	JobsTested     uint32 `codec:"jobs_tested"`
+	BackfillStarts uint32 `codec:"backfill_starts"`
+	DepthReached   uint32 `codec:"depth_reached"`
+}

@@ -1,0 +1,116 @@
+package scheduler
+
+// Infinite is a limit or time limit with no value (Slurm's INFINITE), as on the wire.
+const Infinite = 0xffffffff
+
+// JobState is the coarse state of a job as a scheduler needs it.
+type JobState uint8
+
+// Job states a plugin sees. Jobs that have ended are removed with Delta.JobsGone.
+const (
+	// JobPending is waiting to start. Eligible says whether the controller would start it now.
+	JobPending JobState = iota
+	// JobRunning holds its allocation (running, suspended or completing).
+	JobRunning
+)
+
+// Job is one job as the controller shows it to a scheduler: its request, its eligibility and,
+// while it runs, its allocation.
+type Job struct {
+	ID        uint32   `codec:"id"`
+	UserID    uint32   `codec:"user_id"`
+	Name      string   `codec:"name"`
+	Partition string   `codec:"partition"`
+	State     JobState `codec:"state"`
+	// Priority is the job's priority (higher first); 0 means held.
+	Priority uint32 `codec:"priority"`
+	// Eligible is the controller's verdict that nothing but resources and order keeps the job
+	// from starting now: not held, begin time reached, dependencies met, partition up and its
+	// limits respected. A plugin must start only eligible jobs; it may still reserve for
+	// others. Reason is the controller's pending reason (a compat/states.Reason value) when
+	// not eligible.
+	Eligible bool   `codec:"eligible"`
+	Reason   uint32 `codec:"reason"`
+	// Times, Unix seconds. EligibleTime is when the job became eligible (age priority).
+	SubmitTime   int64 `codec:"submit_time"`
+	EligibleTime int64 `codec:"eligible_time"`
+	StartTime    int64 `codec:"start_time"` // running jobs
+	// TimeLimit in minutes, Infinite for none. A running job's expected end is
+	// StartTime + TimeLimit*60 (backfill's view of the future).
+	TimeLimit uint32 `codec:"time_limit"`
+	// The request, with the controller's defaults applied.
+	MinNodes     uint32   `codec:"min_nodes"`
+	MaxNodes     uint32   `codec:"max_nodes"` // 0 = no maximum
+	NumTasks     uint32   `codec:"num_tasks"`
+	CPUsPerTask  uint32   `codec:"cpus_per_task"`
+	TasksPerNode uint32   `codec:"ntasks_per_node"` // 0 = not given
+	Exclusive    bool     `codec:"exclusive"`
+	MemPerNode   uint64   `codec:"mem_per_node"` // MiB, 0 = none
+	MemPerCPU    uint64   `codec:"mem_per_cpu"`  // MiB, 0 = none
+	ReqNodes     []string `codec:"req_nodes"`    // --nodelist, expanded
+	ExcNodes     []string `codec:"exc_nodes"`    // --exclude, expanded
+	Features     string   `codec:"features"`     // --constraint, as given
+	// ArrayJobID is the array a task or the array's pending record belongs to; 0 if none.
+	ArrayJobID uint32 `codec:"array_job_id"`
+	// Allocation of a running job: nodes, CPUs on each, MiB of memory counted per node.
+	Nodes []string `codec:"nodes"`
+	CPUs  []uint32 `codec:"cpus"`
+	Mem   uint64   `codec:"mem"`
+}
+
+// Node is one node: its configured resources and whether jobs may be placed on it now.
+// Allocation is not carried: it follows from the running jobs.
+type Node struct {
+	Name       string   `codec:"name"`
+	CPUs       uint32   `codec:"cpus"`
+	RealMemory uint64   `codec:"real_memory"` // MiB
+	Features   []string `codec:"features"`
+	Weight     uint32   `codec:"weight"`
+	// Usable is false while the node is down, drained, draining, not responding or
+	// reserved for an exclusive job outside the scheduler's view.
+	Usable bool `codec:"usable"`
+}
+
+// Partition is one partition with the limits a scheduler needs.
+type Partition struct {
+	Name          string   `codec:"name"`
+	Nodes         []string `codec:"nodes"` // in configuration order
+	Up            bool     `codec:"up"`
+	MaxTime       uint32   `codec:"max_time"`  // minutes, Infinite for none
+	MaxNodes      uint32   `codec:"max_nodes"` // Infinite for none
+	MinNodes      uint32   `codec:"min_nodes"`
+	PriorityTier  uint32   `codec:"priority_tier"`
+	OverSubscribe bool     `codec:"oversubscribe"`
+}
+
+// Config is the part of slurm.conf a scheduler reads.
+type Config struct {
+	SchedulerType        string `codec:"scheduler_type"`
+	SchedulerParameters  string `codec:"scheduler_parameters"`
+	SelectType           string `codec:"select_type"`
+	SelectTypeParameters string `codec:"select_type_parameters"`
+	PriorityType         string `codec:"priority_type"`
+}
+
+// State is the whole cluster as of Now (Unix seconds): what a plugin receives on start and
+// whenever the controller resyncs it. Jobs holds pending and running jobs only.
+type State struct {
+	Seq        uint64      `codec:"seq"`
+	Now        int64       `codec:"now"`
+	Config     Config      `codec:"config"`
+	Nodes      []Node      `codec:"nodes"`
+	Partitions []Partition `codec:"partitions"`
+	Jobs       []Job       `codec:"jobs"`
+}
+
+// Delta is what changed since the state or delta numbered Seq-1: jobs and nodes added or
+// changed (replace the whole entry), jobs that ended or were purged. A plugin that sees a gap
+// in Seq returns ErrResync, and the controller sends a full State.
+type Delta struct {
+	Seq        uint64      `codec:"seq"`
+	Now        int64       `codec:"now"`
+	Jobs       []Job       `codec:"jobs"`
+	JobsGone   []uint32    `codec:"jobs_gone"`
+	Nodes      []Node      `codec:"nodes"`
+	Partitions []Partition `codec:"partitions"` // non-nil replaces the whole list
+}
