@@ -6,7 +6,8 @@ GO        ?= go
 PREFIX    ?= /usr/local
 BINDIR    := bin
 # Daemons go to sbin, as Slurm installs them; every other binary goes to bin.
-SBIN_CMDS := slurmctld slurmd slurmstepd satellited
+# Scheduler plugins (sched_*) live beside slurmctld, where it looks for them after PluginDir.
+SBIN_CMDS := slurmctld slurmd slurmstepd satellited sched_builtin sched_backfill
 FUZZTIME  ?= 8s
 
 .PHONY: all build cluster cluster-stop test deps vet fmt-check unit fuzz bench compat install clean

@@ -7,7 +7,9 @@
 // by the same embedded store: Orbit has no slurmdbd). With accounting_storage/none sacct says
 // "Slurm accounting storage is disabled" and exits 1, as Slurm's does.
 //
-// Files: options.go (command line, defaults), print.go (field values of job and step lines).
+// Files: options.go (command line, defaults), print.go (field values of job and step lines),
+// script.go (-B, --env-vars), json.go (--json, --yaml: the openapi dbv0.0.38 job layout and
+// the json-c / libyaml text forms).
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
 
@@ -48,14 +50,42 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if p.verbose > 0 {
+		fmt.Fprintln(stderr, p.windowInfo())
+	}
 	c, err := cmdclient.Load("sacct", "")
 	if err != nil {
 		stdout.Flush()
 		cmdclient.Fatal(stderr, "sacct", err)
 	}
+	if p.completion {
+		// -c reads JobCompType's data instead of accounting. Orbit writes no job
+		// completion log or database, so any plugin but none is refused by name rather
+		// than answered with accounting's data in another shape.
+		if c.Conf.JobCompType == "" || c.Conf.JobCompType == "jobcomp/none" {
+			fmt.Fprintln(stderr, "Slurm job completion is disabled")
+			return 1
+		}
+		return fail(stderr, errorf("--completion: JobCompType=%s is not supported by Orbit (it keeps no job completion data); use sacct without -c", c.Conf.JobCompType))
+	}
+	if p.verbose > 0 {
+		// The storage plugin's load message at info level (accounting_storage/orbit is
+		// embedded and loads nothing).
+		switch c.Conf.AccountingStorageType {
+		case "accounting_storage/none":
+			fmt.Fprintln(stderr, "sacct: accounting_storage/none: init: Accounting storage NOT INVOKED plugin loaded")
+		case "accounting_storage/slurmdbd":
+			fmt.Fprintln(stderr, "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD plugin loaded")
+		}
+	}
 	if !c.Conf.AccountingEnabled() {
 		fmt.Fprintln(stderr, "Slurm accounting storage is disabled")
 		return 1
+	}
+	if p.qosSet {
+		if err := p.resolveQOS(); err != nil {
+			return fail(stderr, err)
+		}
 	}
 	cols, err := format.ParseSacctFormat(p.fields(getenv))
 	if err != nil {
@@ -80,13 +110,34 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
-	if p.json {
+	if p.json || p.yaml || p.req.Script || p.req.Env {
+		// No header: --json/--yaml print one document, -B/--env-vars one block per job.
 		var rep wire.AcctQueryReply
 		if err := c.Call(ctx, wire.MsgAcctQuery, &p.req, &rep); err != nil {
 			fmt.Fprintf(stderr, "sacct: error: Problem talking to the database: %s\n", cmdclient.AsError(err).Text)
 			return 1
 		}
-		return writeJSON(stdout, &rep, now)
+		if p.truncate {
+			truncateTimes(&rep, p.req.Start, p.req.End, now)
+		}
+		switch {
+		case p.json || p.yaml:
+			doc := jobsDocument(&rep, now)
+			if p.yaml {
+				stdout.WriteString(yamlText(doc))
+			} else {
+				stdout.WriteString(jsonText(doc))
+			}
+		case p.req.Script:
+			for i := range rep.Jobs {
+				stdout.WriteString(scriptBlock(&rep.Jobs[i]))
+			}
+		default:
+			for i := range rep.Jobs {
+				stdout.WriteString(envBlock(&rep.Jobs[i]))
+			}
+		}
+		return 0
 	}
 	pr := &format.SacctPrinter{Columns: cols, Parsable: p.parsable, Delimiter: p.delimiter}
 	// Slurm prints the header before it asks the database.
@@ -96,6 +147,9 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		stdout.Flush()
 		fmt.Fprintf(stderr, "sacct: error: Problem talking to the database: %s\n", cmdclient.AsError(err).Text)
 		return 1
+	}
+	if p.truncate {
+		truncateTimes(&rep, p.req.Start, p.req.End, now)
 	}
 	for i := range rep.Jobs {
 		j := &rep.Jobs[i]
@@ -114,7 +168,9 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 
 func fail(stderr io.Writer, err error) int {
 	if e, ok := err.(*exitError); ok {
-		fmt.Fprintln(stderr, e.text)
+		if e.text != "" {
+			fmt.Fprintln(stderr, e.text)
+		}
 		return e.code
 	}
 	fmt.Fprintf(stderr, "sacct: error: %v\n", err)
@@ -134,4 +190,43 @@ func helpFormat() string {
 		b = fmt.Appendf(b, "%-19s", f.Name)
 	}
 	return string(append(b, '\n'))
+}
+
+// truncateTimes is -T, as slurmdbd applies it: the window's end is at most now; a job's or
+// step's start before the window moves to its start, an end after the window (or none yet)
+// to its end, and a job that never started starts at that end.
+func truncateTimes(rep *wire.AcctQueryReply, start, end int64, now time.Time) {
+	if end == 0 || end > now.Unix() {
+		end = now.Unix()
+	}
+	for i := range rep.Jobs {
+		j := &rep.Jobs[i]
+		if j.Start != 0 && j.Start < start {
+			j.Start = start
+		}
+		if j.End == 0 || j.End > end {
+			j.End = end
+		}
+		if j.Start == 0 {
+			j.Start = j.End
+		}
+		if start == 0 {
+			continue
+		}
+		for k := range j.Steps {
+			s := &j.Steps[k]
+			if s.Start != 0 && s.Start < start {
+				s.Start = start
+			}
+			if s.Start == 0 && s.End != 0 {
+				s.Start = s.End
+			}
+			if s.End == 0 || s.End > end {
+				s.End = end
+			}
+			if s.Start != 0 && s.End != 0 && s.Start > s.End {
+				s.Start, s.End = 0, 0
+			}
+		}
+	}
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,8 +42,15 @@ type params struct {
 	parsable  format.SacctParsable
 	delimiter string
 	json      bool
-	nodesArg  string
-	operands  []string // checked after the storage and the fields, as in Slurm
+	yaml      bool
+	qosNames  string // -q as given, checked against the QOS list after the storage check
+	qosSet    bool
+	// completion is -c: job completion data (JobCompType) instead of accounting.
+	completion bool
+	truncate   bool // -T: times cut to the window
+	verbose    int  // -v count
+	nodesArg   string
+	operands   []string // checked after the storage and the fields, as in Slurm
 }
 
 var opts = []cmdclient.Opt{
@@ -210,9 +219,53 @@ func parseArgs(argv []string, now time.Time, uid uint32) (p *params, version boo
 			}
 		case "json":
 			p.json = true
-		case "verbose", "duplicates", "truncate", "local", "noconvert", "allclusters", "federation":
-			// Nothing to do with one cluster, no federation, no unit conversion and no
-			// duplicate job ids in the embedded accounting.
+		case "yaml":
+			p.yaml = true
+		case "accounts":
+			p.req.Accounts = appendStrings(p.req.Accounts, f.Value)
+		case "wckeys":
+			p.req.WCKeys = appendStrings(p.req.WCKeys, f.Value)
+		case "qos":
+			// Resolved against the QOS list after the storage check, as Slurm does.
+			p.qosNames, p.qosSet = f.Value, true
+		case "gid", "group":
+			gids, err := parseGroups(f.Value)
+			if err != nil {
+				return nil, false, err
+			}
+			p.req.Groups = gids
+		case "nnodes", "ncpus":
+			what, lo, hi := "requested node range", &p.req.NodesMin, &p.req.NodesMax
+			if name == "ncpus" {
+				what, lo, hi = "requested cpu range", &p.req.CPUsMin, &p.req.CPUsMax
+			}
+			if err := parseRange(f.Value, what, lo, hi); err != nil {
+				return nil, false, err
+			}
+		case "timelimit-min", "timelimit-max":
+			m, err := slurmtime.ParseTimeLimit(f.Value)
+			if (err != nil || int32(m) <= 0) && m != slurmtime.Infinite {
+				return nil, false, fatalf("Invalid time limit specification")
+			}
+			if name == "timelimit-min" {
+				p.req.TimeMin = m
+			} else {
+				p.req.TimeMax = m
+			}
+		case "completion":
+			p.completion = true
+		case "batch-script":
+			p.req.Script, p.req.NoSteps = true, true
+		case "env-vars":
+			p.req.Env, p.req.NoSteps = true, true
+		case "duplicates":
+			p.req.Duplicates = true
+		case "truncate":
+			p.truncate = true
+		case "verbose":
+			p.verbose++
+		case "local", "noconvert", "allclusters", "federation":
+			// Nothing to do with one cluster, no federation and no unit conversion.
 		default:
 			return nil, false, errorf("option --%s is not supported by Orbit yet", name)
 		}
@@ -220,6 +273,17 @@ func parseArgs(argv []string, now time.Time, uid uint32) (p *params, version boo
 	if gerr != nil {
 		// getopt has explained it (the message is getopt's, naming argv[0]).
 		return nil, false, &exitError{text: gerr.Error(), code: 1}
+	}
+	if len(p.req.Jobs) == 0 {
+		switch {
+		case p.req.Env:
+			return nil, false, fatalf("When requesting job environment you must also request specific jobs with the '-j' option.")
+		case p.req.Script:
+			return nil, false, fatalf("When requesting job scripts you must also request specific jobs with the '-j' option.")
+		}
+	}
+	if p.req.Script && p.req.Env {
+		return nil, false, fatalf("Options --batch-script and --env-vars are mutually exclusive")
 	}
 	if p.long && p.fieldList != "" {
 		return nil, false, fatalf("Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.")
@@ -412,4 +476,167 @@ func (p *params) operandError() error {
 		lines = append(lines, "sacct: error:  "+o)
 	}
 	return &exitError{text: strings.Join(lines, "\n"), code: 1}
+}
+
+// appendStrings adds a comma-separated list's names (slurm_addto_char_list: empty items
+// dropped, duplicates kept once).
+func appendStrings(list []string, v string) []string {
+	for _, it := range splitList(v) {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
+}
+
+// parseGroups resolves a -g list of group names or gids (slurm_addto_id_char_list); an
+// unknown one is Slurm's "Invalid group id" error, exit 1.
+func parseGroups(v string) ([]uint32, error) {
+	var out []uint32
+	for _, name := range splitList(v) {
+		id, ok := lookupGroup(name)
+		if !ok {
+			return nil, errorf("Invalid group id: %s", name)
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return nil, &exitError{code: 1} // Slurm exits 1 without a word for an empty list
+	}
+	return out, nil
+}
+
+func lookupGroup(name string) (uint32, bool) {
+	if g, err := user.LookupGroup(name); err == nil {
+		if id, err := strconv.ParseUint(g.Gid, 10, 32); err == nil {
+			return uint32(id), true
+		}
+	}
+	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
+		if _, err := user.LookupGroupId(name); err == nil {
+			return uint32(id), true
+		}
+	}
+	return 0, false
+}
+
+// parseRange is get_resource_arg_range for -i and -I: "min[-max]" with optional k/m
+// multipliers, "" or "*" for 1 to INT_MAX.
+func parseRange(arg, what string, lo, hi *uint32) error {
+	// isFatal: the first message ends sacct, so its own "invalid node range" line never
+	// prints.
+	bad := func() error {
+		return &exitError{text: fmt.Sprintf("sacct: error: Invalid numeric value \"%s\" for %s.", arg, what), code: 1}
+	}
+	if arg == "" || arg[0] == '*' {
+		*lo, *hi = 1, math.MaxInt32
+		return nil
+	}
+	n, rest, ok := strtol(arg)
+	if !ok || (rest != "" && rest[0] != '-') || n < 0 {
+		return bad()
+	}
+	if n > math.MaxInt32 {
+		return &exitError{text: fmt.Sprintf("sacct: error: Numeric argument (%d) to big for %s.", n, what), code: 1}
+	}
+	*lo = uint32(n)
+	if rest == "" {
+		return nil
+	}
+	m, rest, ok := strtol(rest[1:])
+	if !ok || (rest != "" && rest[0] != '-') || m <= 0 {
+		return bad()
+	}
+	if m > math.MaxInt32 {
+		return &exitError{text: fmt.Sprintf("sacct: error: Numeric argument (%d) to big for %s.", m, what), code: 1}
+	}
+	*hi = uint32(m)
+	return nil
+}
+
+// strtol reads a base-10 number as C's strtol (leading blanks and a sign allowed, no digits
+// = 0 with nothing consumed) followed by an optional k/K (×1024) or m/M (×1048576). ok is
+// false only when the value overflows int64.
+func strtol(s string) (n int64, rest string, ok bool) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	j := i
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j {
+		return 0, s, true
+	}
+	n, err := strconv.ParseInt(s[i:k], 10, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	rest = s[k:]
+	if rest != "" {
+		switch rest[0] {
+		case 'k', 'K':
+			n, rest = n*1024, rest[1:]
+		case 'm', 'M':
+			n, rest = n*1048576, rest[1:]
+		}
+	}
+	return n, rest, true
+}
+
+// knownQOS is the QOS list a fresh Slurm database holds, and all Orbit has before
+// associations: "normal".
+var knownQOS = []string{"normal"}
+
+// resolveQOS is slurmdb_addto_qos_char_list against the QOS list: "" selects jobs without a
+// QOS; an unknown name is Slurm's error, then its fatal.
+func (p *params) resolveQOS() error {
+	if p.qosNames == "" {
+		p.req.QOS = []string{""}
+		return nil
+	}
+	for _, name := range splitList(p.qosNames) {
+		i := slices.IndexFunc(knownQOS, func(q string) bool { return strings.EqualFold(q, name) })
+		if i < 0 {
+			return &exitError{code: 1, text: fmt.Sprintf("sacct: error: You gave a bad qos '%s'. Valid QOS's are %s\nsacct: fatal: problem processing qos list",
+				name, strings.Join(knownQOS, ","))}
+		}
+		if !slices.Contains(p.req.QOS, knownQOS[i]) {
+			p.req.QOS = append(p.req.QOS, knownQOS[i])
+		}
+	}
+	if len(p.req.QOS) == 0 {
+		return &exitError{code: 1, text: "sacct: error: You gave me an empty qos list\nsacct: fatal: problem processing qos list"}
+	}
+	return nil
+}
+
+// windowInfo is what -v prints once the window is known: the states (or "Eligible") and the
+// window's ends in slurm_ctime2_r's form, Epoch 0 for no start.
+func (p *params) windowInfo() string {
+	what := "Eligible"
+	if len(p.req.States) > 0 {
+		names := make([]string, len(p.req.States))
+		for i, st := range p.req.States {
+			names[i] = states.JobState(st).String()
+		}
+		what = strings.Join(names, ",")
+	}
+	const layout = "Mon Jan 02 15:04:05 2006"
+	from := "Epoch 0"
+	if p.req.Start != 0 {
+		from = time.Unix(p.req.Start, 0).Format(layout)
+	}
+	to := time.Unix(p.req.End, 0).Format(layout)
+	if from == to {
+		return "sacct: Jobs " + what + " at the time instant " + from
+	}
+	return "sacct: Jobs " + what + " in the time window from " + from + " to " + to
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os/user"
 	"strconv"
@@ -239,61 +238,4 @@ func stepValues(cols []format.SacctColumn, j *wire.AcctJob, s *wire.AcctStep, no
 		out[i] = v
 	}
 	return out
-}
-
-// writeJSON is --json: the jobs in the layout of Slurm 22.05's data_parser (a "jobs" list
-// whose entries carry job_id, name, state, exit_code, time and steps), the part Orbit keeps.
-func writeJSON(w interface{ Write([]byte) (int, error) }, rep *wire.AcctQueryReply, now time.Time) int {
-	type exit struct {
-		Status     string `json:"status"`
-		ReturnCode int    `json:"return_code"`
-	}
-	ec := func(st uint32) exit {
-		if st&0x7f != 0 {
-			return exit{Status: "SIGNALED", ReturnCode: int(st & 0x7f)}
-		}
-		if st == 0 {
-			return exit{Status: "SUCCESS", ReturnCode: 0}
-		}
-		return exit{Status: "FAILED", ReturnCode: int(st>>8) & 0xff}
-	}
-	jobs := []map[string]any{}
-	for i := range rep.Jobs {
-		j := &rep.Jobs[i]
-		var steps []map[string]any
-		for _, s := range j.Steps {
-			steps = append(steps, map[string]any{
-				"step":      map[string]any{"job_id": j.JobID, "id": strconv.FormatUint(uint64(j.JobID), 10) + "." + stepIDText(s.StepID), "name": s.Name},
-				"state":     states.JobState(s.State).Base().String(),
-				"exit_code": ec(s.ExitCode),
-				"nodes":     map[string]any{"count": s.NNodes, "range": s.NodeList},
-				"tasks":     map[string]any{"count": s.NTasks},
-				"time":      map[string]any{"start": s.Start, "end": s.End, "elapsed": elapsed(s.Start, s.End, 0, now)},
-			})
-		}
-		if steps == nil {
-			steps = []map[string]any{}
-		}
-		jobs = append(jobs, map[string]any{
-			"job_id":    j.JobID,
-			"name":      j.Name,
-			"user":      j.UserName,
-			"account":   j.Account,
-			"partition": j.Partition,
-			"cluster":   j.Cluster,
-			"nodes":     j.NodeList,
-			"array":     map[string]any{"job_id": j.ArrayJobID, "task_id": j.ArrayTaskID},
-			"state":     map[string]any{"current": states.JobState(j.State).Base().String()},
-			"exit_code": ec(j.ExitCode),
-			"time": map[string]any{"submission": j.Submit, "eligible": j.Eligible, "start": j.Start,
-				"end": j.End, "elapsed": elapsed(j.Start, j.End, j.Suspended, now), "limit": j.TimeLimit},
-			"steps": steps,
-		})
-	}
-	b, err := json.MarshalIndent(map[string]any{"errors": []any{}, "jobs": jobs}, "", "  ")
-	if err != nil {
-		return 1
-	}
-	w.Write(append(b, '\n'))
-	return 0
 }

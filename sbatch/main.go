@@ -73,6 +73,9 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	desc := jobDesc(js, env, submitHost(), os.Getpid())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
+	if js.TestOnly {
+		return willRun(ctx, c, "sbatch", desc, env, stderr)
+	}
 	var rep wire.SubmitBatchJobReply
 	if err := c.Call(ctx, wire.MsgSubmitBatchJob, desc, &rep); err != nil {
 		we := cmdclient.AsError(err)

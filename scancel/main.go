@@ -40,6 +40,11 @@ type canceller struct {
 	stdout io.Writer
 	stderr io.Writer
 	rc     int32 // the largest errno kept, as Slurm's MAX(rc, error_code)
+	// per bounds one request; kill and sleep are the controller call and the pause between
+	// retries (retry.go), replaceable in tests.
+	per   time.Duration
+	kill  func(*wire.KillJobRequest) *cmdclient.Error
+	sleep func(time.Duration)
 }
 
 func run(argv []string, getenv func(string) (string, bool), stdin io.Reader, stdout, stderr io.Writer) int {
@@ -57,7 +62,8 @@ func run(argv []string, getenv func(string) (string, bool), stdin io.Reader, std
 	per := 2*c.MessageTimeout + time.Duration(c.ConnectRetries)*time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(len(p.targets)+2)*per)
 	defer cancel()
-	k := &canceller{p: p, c: c, ctx: ctx, stdin: bufio.NewReader(stdin), stdout: stdout, stderr: stderr}
+	k := &canceller{p: p, c: c, ctx: ctx, stdin: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, per: per, sleep: time.Sleep}
+	k.kill = k.call
 	if p.noFilter() {
 		k.byString()
 	} else if !k.byRecords() {
@@ -132,7 +138,7 @@ func (k *canceller) cancelJob(idStr string, t target) {
 		task = wire.NoVal // every task of the array
 	}
 	req := &wire.KillJobRequest{JobID: t.id, ArrayTaskID: task, Signal: wireSignal(sig, sigSet), Flags: flags}
-	e := k.call(req)
+	e := k.killRetrying(req) // retry.go
 	if e == nil {
 		return
 	}
@@ -159,7 +165,7 @@ func (k *canceller) cancelStep(idStr string, job, step uint32) {
 		k.verbosef("Signal %d to step %s.%d", sig, idStr, step)
 	}
 	req := &wire.KillJobRequest{JobID: job, ArrayTaskID: wire.NoVal, Signal: wireSignal(sig, sigSet), Step: true, StepID: step}
-	e := k.call(req)
+	e := k.killRetrying(req) // retry.go
 	if e == nil {
 		return
 	}
@@ -181,10 +187,13 @@ func wireSignal(sig uint16, set bool) int32 {
 	return int32(sig)
 }
 
-// call sends one kill request; nil when it succeeded.
+// call sends one kill request; nil when it succeeded. Each request has its own bound, since
+// retries (retry.go) may take minutes in all.
 func (k *canceller) call(req *wire.KillJobRequest) *cmdclient.Error {
+	ctx, cancel := context.WithTimeout(context.Background(), k.per)
+	defer cancel()
 	var rep wire.KillJobReply
-	if err := k.c.Call(k.ctx, wire.MsgKillJob, req, &rep); err != nil {
+	if err := k.c.Call(ctx, wire.MsgKillJob, req, &rep); err != nil {
 		return cmdclient.AsError(err)
 	}
 	if rep.Errno == 0 {

@@ -51,3 +51,28 @@ func FuzzSplitLine(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStrtoul checks that show step's id reader (Slurm's strtol) never panics and always
+// returns a suffix of its input.
+func FuzzStrtoul(f *testing.F) {
+	for _, s := range []string{"12.3", "12_4", " +7x", "-1", "99999999999999999999.batch", "", ".", "abc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, rest := strtoul(s); !strings.HasSuffix(s, rest) {
+			t.Fatalf("strtoul(%q) left %q, not a suffix", s, rest)
+		}
+	})
+}
+
+// FuzzJobNameArg checks that hold's Name= reader never panics and returns a suffix.
+func FuzzJobNameArg(f *testing.F) {
+	for _, s := range []string{"Name=x", "jobid=JobName=a,b", "Job=", "12", "name="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if name, ok := jobNameArg(s); ok && !strings.HasSuffix(s, name) {
+			t.Fatalf("jobNameArg(%q) = %q, not a suffix", s, name)
+		}
+	})
+}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -11,7 +14,7 @@ import (
 // id, each failure printed as "<error> for job <id>" (Slurm's update_job.c).
 
 // jobIDArg strips the "JobId=" or "Job=" prefix Slurm accepts and parses ID or ID_TASK; ok is
-// false for anything else (Orbit does not resolve Name= lists yet).
+// false for anything else (Name= is read by jobNameArg).
 func jobIDArg(s string) (id, task uint32, ok bool) {
 	if len(s) >= 6 && strings.EqualFold(s[:6], "JobID=") {
 		s = s[6:]
@@ -37,6 +40,10 @@ func (c *cli) jobAction(argv []string, action uint16, perrorPrefix string) {
 		return
 	}
 	for _, arg := range argv[1:] {
+		if name, ok := jobNameArg(arg); ok && perrorPrefix != "" {
+			c.holdByName(name, action, perrorPrefix) // hold, uhold and release take names
+			continue
+		}
 		failed := false
 		for _, one := range strings.Split(arg, ",") {
 			id, task, ok := jobIDArg(one)
@@ -51,7 +58,7 @@ func (c *cli) jobAction(argv []string, action uint16, perrorPrefix string) {
 				}
 				break
 			}
-			if !c.sendJobUpdate(&wire.UpdateJobRequest{JobID: id, ArrayTaskID: task, Action: action}, one) {
+			if ok, perTask := c.sendJobUpdateTask(&wire.UpdateJobRequest{JobID: id, ArrayTaskID: task, Action: action}, one); !ok && !perTask {
 				failed = true
 				// hold/uhold/release report a failed argument a second time, as slurm_perror
 				// of the last error (scontrol.c after scontrol_hold).
@@ -88,4 +95,68 @@ func (c *cli) cmdTop(argv []string) {
 		return
 	}
 	c.jobAction(argv, wire.JobActionTop, "")
+}
+
+// jobNameArg reads the Name=NAME or JobName=NAME form of hold, uhold and release (after an
+// optional JobId= or Job= prefix, as Slurm strips them); the whole rest is one name.
+func jobNameArg(s string) (string, bool) {
+	for _, p := range []string{"JobID=", "Job="} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = s[len(p):]
+		}
+	}
+	for _, p := range []string{"Name=", "JobName="} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			return s[len(p):], true
+		}
+	}
+	return "", false
+}
+
+// holdByName applies a hold or release to every job named name, as Slurm's scontrol_hold
+// does for Name=: each job with exactly that name gets the update (array tasks that run are
+// skipped; another job that is not pending still gets it, and makes the command fail);
+// a failed update prints "<error> for job <id>". When anything failed, the command ends
+// with "slurm_suspend error: <text>", the text being the last update's outcome ("No error"
+// when that one succeeded), since Slurm prints errno as the last request left it.
+func (c *cli) holdByName(name string, action uint16, perrorPrefix string) {
+	var rep wire.JobInfoReply
+	if e := c.call(wire.MsgJobInfo, &wire.JobInfoRequest{ShowAll: true}, &rep); e != nil {
+		c.perror(perrorPrefix, e)
+		return
+	}
+	if err := rep.Unpack(); err != nil {
+		c.perror(perrorPrefix, cmdclient.AsError(err))
+		return
+	}
+	failed, last := false, ""
+	for i := range rep.Jobs {
+		j := &rep.Jobs[i]
+		if j.Name != name {
+			continue
+		}
+		if !states.JobState(j.State).IsPending() {
+			if j.ArrayTaskID != wire.NoVal && j.ArrayTaskStr == "" {
+				continue
+			}
+			failed = true // ESLURM_JOB_NOT_PENDING, though the update is still sent
+		}
+		id := strconv.FormatUint(uint64(j.JobID), 10)
+		switch {
+		case j.ArrayTaskStr != "":
+			id = fmt.Sprintf("%d_%s", j.ArrayJobID, j.ArrayTaskStr)
+		case j.ArrayTaskID != wire.NoVal:
+			id = fmt.Sprintf("%d_%d", j.ArrayJobID, j.ArrayTaskID)
+		}
+		last = "No error"
+		if !c.sendJobUpdate(&wire.UpdateJobRequest{JobID: j.JobID, ArrayTaskID: wire.NoVal, Action: action}, id) {
+			failed, last = true, c.lastErr
+		}
+	}
+	if failed {
+		c.exitCode = 1
+		if c.quiet != 1 {
+			c.eprintf("%s: %s\n", perrorPrefix, last)
+		}
+	}
 }

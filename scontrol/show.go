@@ -27,7 +27,7 @@ var entities = []entity{
 	{names: []string{"partitions", "partitionname"}, min: 2, run: (*cli).showPartition},
 	{names: []string{"reservations", "reservationname"}, min: 1},
 	{names: []string{"slurmd"}, min: 2},
-	{names: []string{"steps"}, min: 2},
+	{names: []string{"steps"}, min: 2, run: (*cli).showStep},
 	{names: []string{"topology"}, min: 1},
 }
 

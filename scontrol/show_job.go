@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -33,13 +34,20 @@ func (c *cli) showJob(_ string, val *string, _ []string) {
 			arrayTask = uint32(t)
 		}
 	}
-	req := &wire.JobInfoRequest{ShowAll: c.all}
+	// The listing of a large queue is garbage only once printed: collecting it early and
+	// often only costs time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	req := &wire.JobInfoRequest{ShowAll: c.all, Packed: true}
 	if want != 0 {
 		req.JobIDs = []uint32{want}
 	}
 	var rep wire.JobInfoReply
 	if e := c.call(wire.MsgJobInfo, req, &rep); e != nil {
 		c.perror("slurm_load_jobs error", e)
+		return
+	}
+	if err := rep.Unpack(); err != nil {
+		c.perror("slurm_load_jobs error", cmdclient.AsError(err))
 		return
 	}
 	if want != 0 && len(rep.Jobs) == 0 {
@@ -116,7 +124,22 @@ func leadingUint(s string) (uint64, string) {
 }
 
 // timeStr prints a time_t as slurm_make_time_str does.
-func (c *cli) timeStr(secs int64) string { return slurmtime.FormatUnix(secs, time.Local) }
+func (c *cli) timeStr(secs int64) string {
+	// Jobs of a large queue share their times (submitted in the same second, evaluated at
+	// submission): formatting each once keeps `scontrol show job` of 10,000 jobs quick.
+	if s, ok := timeStrs[secs]; ok {
+		return s
+	}
+	s := slurmtime.FormatUnix(secs, time.Local)
+	if len(timeStrs) >= 4096 {
+		clear(timeStrs)
+	}
+	timeStrs[secs] = s
+	return s
+}
+
+// timeStrs caches timeStr's answers. scontrol runs its commands one at a time.
+var timeStrs = map[int64]string{}
 
 func nullStr(s string) string {
 	if s == "" {
@@ -135,15 +158,82 @@ type record struct {
 
 func newRecord(oneLiner bool) *record {
 	r := &record{lineEnd: "\n   ", one: oneLiner}
+	r.b.Grow(1536) // a job's record, at once rather than by doubling from nothing
 	if oneLiner {
 		r.lineEnd = " "
 	}
 	return r
 }
 
-func (r *record) f(format string, a ...any) { fmt.Fprintf(&r.b, format, a...) }
-func (r *record) s(s string)                { r.b.WriteString(s) }
-func (r *record) nl()                       { r.b.WriteString(r.lineEnd) }
+// f appends format with its arguments as fmt.Fprintf would. The records use only %s with
+// strings and %d with integers, which it writes itself: fmt's general machinery was most of
+// `scontrol show job`'s time with a large queue. Anything else goes to fmt.
+func (r *record) f(format string, a ...any) {
+	if strings.Count(format, "%") != len(a) {
+		fmt.Fprintf(&r.b, format, a...) // %%, or a mismatch fmt reports its own way
+		return
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			r.b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(format) || len(a) == 0 || !r.arg(format[i+1], a[0]) {
+			fmt.Fprintf(&r.b, format[i:], a...)
+			return
+		}
+		a = a[1:]
+		i++
+	}
+}
+
+// arg writes v for verb when it is a %s string or a %d integer; false for anything else.
+func (r *record) arg(verb byte, v any) bool {
+	var buf [24]byte
+	switch verb {
+	case 's':
+		s, ok := v.(string)
+		if ok {
+			r.b.WriteString(s)
+		}
+		return ok
+	case 'd':
+		switch n := v.(type) {
+		case int:
+			r.b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
+		case int32:
+			r.b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
+		case int64:
+			r.b.Write(strconv.AppendInt(buf[:0], n, 10))
+		case uint16:
+			r.b.Write(strconv.AppendUint(buf[:0], uint64(n), 10))
+		case uint32:
+			r.b.Write(strconv.AppendUint(buf[:0], uint64(n), 10))
+		case uint64:
+			r.b.Write(strconv.AppendUint(buf[:0], n, 10))
+		default:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func (r *record) s(s string) { r.b.WriteString(s) }
+
+// rnum appends an integer in decimal, as %d does, without boxing it (sprintJob prints a
+// dozen per job).
+func rnum[T int | int32 | int64 | uint16 | uint32 | uint64](r *record, v T) {
+	var buf [24]byte
+	if v < 0 {
+		r.b.Write(strconv.AppendInt(buf[:0], int64(v), 10))
+		return
+	}
+	r.b.Write(strconv.AppendUint(buf[:0], uint64(v), 10))
+}
+
+func (r *record) nl() { r.b.WriteString(r.lineEnd) }
 func (r *record) end() string {
 	if r.one {
 		r.b.WriteString("\n")
@@ -158,22 +248,50 @@ func (r *record) end() string {
 func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 	r := newRecord(c.oneLiner)
 	st := states.JobState(j.State)
-	r.f("JobId=%d ", j.JobID)
+	r.s("JobId=")
+	rnum(r, j.JobID)
+	r.s(" ")
 	if j.ArrayJobID != 0 {
 		if j.ArrayTaskStr != "" {
-			r.f("ArrayJobId=%d ArrayTaskId=%s ", j.ArrayJobID, j.ArrayTaskStr)
+			r.s("ArrayJobId=")
+			rnum(r, j.ArrayJobID)
+			r.s(" ArrayTaskId=")
+			r.s(j.ArrayTaskStr)
+			r.s(" ")
 		} else {
-			r.f("ArrayJobId=%d ArrayTaskId=%d ", j.ArrayJobID, j.ArrayTaskID)
+			r.s("ArrayJobId=")
+			rnum(r, j.ArrayJobID)
+			r.s(" ArrayTaskId=")
+			rnum(r, j.ArrayTaskID)
+			r.s(" ")
 		}
 		if j.ArrayMaxTasks != 0 {
-			r.f("ArrayTaskThrottle=%d ", j.ArrayMaxTasks)
+			r.s("ArrayTaskThrottle=")
+			rnum(r, j.ArrayMaxTasks)
+			r.s(" ")
 		}
 	}
-	r.f("JobName=%s", j.Name)
+	r.s("JobName=")
+	r.s(j.Name)
 	r.nl()
-	r.f("UserId=%s(%d) GroupId=%s(%d) MCS_label=N/A", j.UserName, j.UserID, j.GroupName, j.GroupID)
+	r.s("UserId=")
+	r.s(j.UserName)
+	r.s("(")
+	rnum(r, j.UserID)
+	r.s(") GroupId=")
+	r.s(j.GroupName)
+	r.s("(")
+	rnum(r, j.GroupID)
+	r.s(") MCS_label=N/A")
 	r.nl()
-	r.f("Priority=%d Nice=%d Account=%s QOS=%s", j.Priority, j.Nice, nullStr(j.Account), nullStr(j.QOS))
+	r.s("Priority=")
+	rnum(r, j.Priority)
+	r.s(" Nice=")
+	rnum(r, j.Nice)
+	r.s(" Account=")
+	r.s(nullStr(j.Account))
+	r.s(" QOS=")
+	r.s(nullStr(j.QOS))
 	r.nl()
 	reason := states.Reason(j.Reason).String()
 	if j.StateDesc != "" {
@@ -184,12 +302,25 @@ func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 			return r
 		}, j.StateDesc)
 	}
-	r.f("JobState=%s Reason=%s Dependency=%s", st.String(), reason, nullStr(j.Dependency))
+	r.s("JobState=")
+	r.s(st.String())
+	r.s(" Reason=")
+	r.s(reason)
+	r.s(" Dependency=")
+	r.s(nullStr(j.Dependency))
 	r.nl()
-	r.f("Requeue=%d Restarts=%d BatchFlag=%d Reboot=0 ExitCode=%s", b2i(j.Requeue), j.Restarts, b2i(j.BatchFlag), exitCode(j.ExitCode))
+	r.s("Requeue=")
+	rnum(r, b2i(j.Requeue))
+	r.s(" Restarts=")
+	rnum(r, j.Restarts)
+	r.s(" BatchFlag=")
+	rnum(r, b2i(j.BatchFlag))
+	r.s(" Reboot=0 ExitCode=")
+	r.s(exitCode(j.ExitCode))
 	r.nl()
 	if c.details {
-		r.f("DerivedExitCode=%s", exitCode(j.DerivedExit))
+		r.s("DerivedExitCode=")
+		r.s(exitCode(j.DerivedExit))
 		r.nl()
 	}
 	var run int64
@@ -212,11 +343,20 @@ func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 	if j.TimeMin != 0 && j.TimeMin != wire.NoVal {
 		tmin = slurmtime.FormatTimeLimit(j.TimeMin)
 	}
-	r.f("RunTime=%s TimeLimit=%s TimeMin=%s", slurmtime.FormatElapsed(run), slurmtime.FormatTimeLimit(j.TimeLimit), tmin)
+	r.s("RunTime=")
+	r.s(slurmtime.FormatElapsed(run))
+	r.s(" TimeLimit=")
+	r.s(slurmtime.FormatTimeLimit(j.TimeLimit))
+	r.s(" TimeMin=")
+	r.s(tmin)
 	r.nl()
-	r.f("SubmitTime=%s EligibleTime=%s", c.timeStr(j.SubmitTime), c.timeStr(j.EligibleTime))
+	r.s("SubmitTime=")
+	r.s(c.timeStr(j.SubmitTime))
+	r.s(" EligibleTime=")
+	r.s(c.timeStr(j.EligibleTime))
 	r.nl()
-	r.f("AccrueTime=%s", c.timeStr(j.AccrueTime))
+	r.s("AccrueTime=")
+	r.s(c.timeStr(j.AccrueTime))
 	r.nl()
 	endStr := c.timeStr(j.EndTime)
 	if j.TimeLimit == wire.Infinite && j.EndTime > now.Unix() {
@@ -226,22 +366,43 @@ func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 	if j.Deadline != 0 {
 		deadline = c.timeStr(j.Deadline)
 	}
-	r.f("StartTime=%s EndTime=%s Deadline=%s", c.timeStr(j.StartTime), endStr, deadline)
+	r.s("StartTime=")
+	r.s(c.timeStr(j.StartTime))
+	r.s(" EndTime=")
+	r.s(endStr)
+	r.s(" Deadline=")
+	r.s(deadline)
 	r.nl()
 	susp := "None"
 	if j.SuspendTime != 0 {
 		susp = c.timeStr(j.SuspendTime)
 	}
-	r.f("SuspendTime=%s SecsPreSuspend=%d LastSchedEval=%s Scheduler=Main", susp, j.PreSusTime, c.timeStr(j.LastSchedEval))
+	r.s("SuspendTime=")
+	r.s(susp)
+	r.s(" SecsPreSuspend=")
+	rnum(r, j.PreSusTime)
+	r.s(" LastSchedEval=")
+	r.s(c.timeStr(j.LastSchedEval))
+	r.s(" Scheduler=Main")
 	r.nl()
-	r.f("Partition=%s AllocNode:Sid=%s:%d", j.Partition, j.AllocNode, j.AllocSID)
+	r.s("Partition=")
+	r.s(j.Partition)
+	r.s(" AllocNode:Sid=")
+	r.s(j.AllocNode)
+	r.s(":")
+	rnum(r, j.AllocSID)
 	r.nl()
-	r.f("ReqNodeList=%s ExcNodeList=%s", nullStr(j.ReqNodes), nullStr(j.ExcNodes))
+	r.s("ReqNodeList=")
+	r.s(nullStr(j.ReqNodes))
+	r.s(" ExcNodeList=")
+	r.s(nullStr(j.ExcNodes))
 	r.nl()
-	r.f("NodeList=%s", sortedHostlist(j.NodeList))
+	r.s("NodeList=")
+	r.s(sortedHostlist(j.NodeList))
 	r.nl()
 	if j.BatchHost != "" {
-		r.f("BatchHost=%s", j.BatchHost)
+		r.s("BatchHost=")
+		r.s(j.BatchHost)
 		r.nl()
 	}
 	minN, maxN := j.NumNodes, uint32(0)
@@ -259,11 +420,22 @@ func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 	if j.NumTasks != wire.NoVal {
 		tasks = strconv.FormatUint(uint64(j.NumTasks), 10)
 	}
-	r.f("NumNodes=%s NumCPUs=%d NumTasks=%s CPUs/Task=%d ReqB:S:C:T=0:0:*:*", nodes, j.NumCPUs, tasks, max(j.CPUsPerTask, 1))
+	r.s("NumNodes=")
+	r.s(nodes)
+	r.s(" NumCPUs=")
+	rnum(r, j.NumCPUs)
+	r.s(" NumTasks=")
+	r.s(tasks)
+	r.s(" CPUs/Task=")
+	rnum(r, max(j.CPUsPerTask, 1))
+	r.s(" ReqB:S:C:T=0:0:*:*")
 	r.nl()
-	r.f("TRES=%s", j.TRES)
+	r.s("TRES=")
+	r.s(j.TRES)
 	r.nl()
-	r.f("Socks/Node=* NtasksPerN:B:S:C=%d:0:*:* CoreSpec=*", j.NTasksPerNode)
+	r.s("Socks/Node=* NtasksPerN:B:S:C=")
+	rnum(r, j.NTasksPerNode)
+	r.s(":0:*:* CoreSpec=*")
 	r.nl()
 	if c.details && j.NodeList != "" && !st.IsPending() {
 		r.s("JOB_GRES=(null)")
@@ -277,40 +449,66 @@ func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 	if mem == wire.NoVal64 {
 		mem = 0
 	}
-	r.f("MinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", max(j.MinCPUsNode, 1), memKind, memsize.FormatMB(mem))
+	r.s("MinCPUsNode=")
+	rnum(r, max(j.MinCPUsNode, 1))
+	r.s(" MinMemory")
+	r.s(memKind)
+	r.s("=")
+	r.s(memsize.FormatMB(mem))
+	r.s(" MinTmpDiskNode=0")
 	r.nl()
-	r.f("Features=%s DelayBoot=00:00:00", nullStr(j.Features))
+	r.s("Features=")
+	r.s(nullStr(j.Features))
+	r.s(" DelayBoot=00:00:00")
 	r.nl()
 	if j.Reservation != "" {
-		r.f("Reservation=%s", j.Reservation)
+		r.s("Reservation=")
+		r.s(j.Reservation)
 		r.nl()
 	}
-	r.f("OverSubscribe=%s Contiguous=%d Licenses=%s Network=%s", j.OverSubscribe, b2i(j.Contiguous), nullStr(j.Licenses), nullStr(j.Network))
+	r.s("OverSubscribe=")
+	r.s(j.OverSubscribe)
+	r.s(" Contiguous=")
+	rnum(r, b2i(j.Contiguous))
+	r.s(" Licenses=")
+	r.s(nullStr(j.Licenses))
+	r.s(" Network=")
+	r.s(nullStr(j.Network))
 	r.nl()
-	r.f("Command=%s", nullStr(j.Command))
+	r.s("Command=")
+	r.s(nullStr(j.Command))
 	r.nl()
-	r.f("WorkDir=%s", j.WorkDir)
+	r.s("WorkDir=")
+	r.s(j.WorkDir)
 	if j.Comment != "" {
 		r.nl()
-		r.f("Comment=%s ", j.Comment)
+		r.s("Comment=")
+		r.s(j.Comment)
+		r.s(" ")
 	}
 	if j.BatchFlag {
 		r.nl()
-		r.f("StdErr=%s", stdPath(j, j.StdErr, j.StdOut, true))
+		r.s("StdErr=")
+		r.s(stdPath(j, j.StdErr, j.StdOut, true))
 		r.nl()
 		in := "/dev/null"
 		if j.StdIn != "" {
 			in = fnameFormat(j, j.StdIn)
 		}
-		r.f("StdIn=%s", in)
+		r.s("StdIn=")
+		r.s(in)
 		r.nl()
-		r.f("StdOut=%s", stdPath(j, j.StdOut, "", false))
+		r.s("StdOut=")
+		r.s(stdPath(j, j.StdOut, "", false))
 	}
 	r.nl()
 	r.s("Power=")
 	if j.MailType != 0 && j.MailUser != "" {
 		r.nl()
-		r.f("MailUser=%s MailType=%s", j.MailUser, mailTypeString(j.MailType))
+		r.s("MailUser=")
+		r.s(j.MailUser)
+		r.s(" MailType=")
+		r.s(mailTypeString(j.MailType))
 	}
 	r.nl()
 	return r.end()

@@ -183,8 +183,17 @@ func (c *cli) updateJob(args []string) {
 	}
 }
 
-// sendJobUpdate sends one job update and prints "<error> for job <id>" on failure.
+// sendJobUpdate sends one job update and prints "<error> for job <id>" on failure. For one
+// array task (ID_TASK) Slurm's controller answers with a per-task result list instead, even
+// when the job does not exist, and scontrol prints "<id>: <error>": the request itself
+// succeeded, so the callers' "slurm_suspend error" line does not follow (perTask is true).
 func (c *cli) sendJobUpdate(r *wire.UpdateJobRequest, id string) bool {
+	ok, _ := c.sendJobUpdateTask(r, id)
+	return ok
+}
+
+// sendJobUpdateTask is sendJobUpdate that also says whether a failure was reported per task.
+func (c *cli) sendJobUpdateTask(r *wire.UpdateJobRequest, id string) (ok, perTask bool) {
 	var rep wire.UpdateJobReply
 	e := c.call(wire.MsgUpdateJob, r, &rep)
 	text := ""
@@ -194,14 +203,19 @@ func (c *cli) sendJobUpdate(r *wire.UpdateJobRequest, id string) bool {
 	case rep.Errno != 0:
 		text = rep.Text
 	default:
-		return true
+		return true, false
 	}
 	c.exitCode = 1
 	c.lastErr = text
+	perTask = r.ArrayTaskID != wire.NoVal
 	if c.quiet != 1 {
-		c.eprintf("%s for job %s\n", text, id)
+		if perTask {
+			c.eprintf("%d_%d: %s\n", r.JobID, r.ArrayTaskID, text)
+		} else {
+			c.eprintf("%s for job %s\n", text, id)
+		}
 	}
-	return false
+	return false, perTask
 }
 
 // parseRange reads "N" or "N-M" (node counts); a lone N means exactly N.

@@ -45,9 +45,7 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		return code
 	}
 	if p.action == actJSON {
-		stdout.Flush()
-		fmt.Fprintf(stderr, "sinfo: error: --%s is not supported by Orbit yet\n", p.mime)
-		return 1
+		return dumpData(p.mime, stdout, stderr) // json.go
 	}
 	c, err := cmdclient.Load("sinfo", "")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/auth"
 	"github.com/orbit-hpc/orbit/slurmctld/ctld"
+	"github.com/orbit-hpc/orbit/slurmctld/schedhost"
 )
 
 // daemonEnv marks the detached child of a daemonizing slurmctld.
@@ -81,8 +82,18 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 		fmt.Fprintf(stderr, "slurmctld: fatal: %v\n", err)
 		return 1
 	}
-	c, err := ctld.New(ctld.Options{Config: cfg, Key: key, Logger: log, ClearState: opts.clearState})
+	// The scheduler plugin (SchedulerType) runs as this process's child; a type with no
+	// plugin executable is fatal, as Slurm refuses a plugin it cannot load.
+	sched, err := schedhost.Start(schedhost.Options{Type: cfg.SchedulerType, PluginDir: cfg.PluginDir, Logger: log})
 	if err != nil {
+		l.Close()
+		log.Error("cannot start the scheduler plugin", "err", err)
+		fmt.Fprintf(stderr, "slurmctld: fatal: %v\n", err)
+		return 1
+	}
+	c, err := ctld.New(ctld.Options{Config: cfg, Key: key, Logger: log, ClearState: opts.clearState, Scheduler: sched})
+	if err != nil {
+		sched.Close()
 		l.Close()
 		log.Error("cannot start", "err", err)
 		fmt.Fprintf(stderr, "slurmctld: fatal: %v\n", err)

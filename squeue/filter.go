@@ -13,6 +13,49 @@ import (
 
 func currentUID() int { return os.Getuid() }
 
+// request is the job-info request for p: the jobs come packed, and the controller applies
+// the selections it can (-j, -t, -u, -p, -n, -w) so a large queue is not shipped whole.
+// selects still decides what is shown.
+func (p *params) request() *wire.JobInfoRequest {
+	req := &wire.JobInfoRequest{ShowAll: p.all, Steps: p.steps}
+	if p.steps {
+		return req // steps are selected by their own rules (selectsStep)
+	}
+	req.Packed = true
+	// Slurm asks for a single job alone, and reports one that does not exist.
+	for _, s := range p.jobs {
+		if !slices.Contains(req.JobIDs, s.id) {
+			req.JobIDs = append(req.JobIDs, s.id)
+		}
+	}
+	if len(p.jobs) == 1 {
+		// The job alone, whatever the other filters say: a job that exists but is not
+		// selected prints an empty table, one that does not is an error.
+		return req
+	}
+	switch {
+	case p.allState:
+	case len(p.states) > 0:
+		for _, s := range p.states {
+			req.States = append(req.States, uint32(s))
+		}
+	default:
+		req.ActiveOnly = true
+	}
+	if p.userSet && len(p.users) > 0 {
+		req.UserIDs = p.users
+	}
+	req.Partitions = p.parts
+	req.Names = p.names
+	if len(p.nodes) > 0 {
+		for n := range p.nodes {
+			req.NodeNames = append(req.NodeNames, n)
+		}
+		slices.Sort(req.NodeNames)
+	}
+	return req
+}
+
 // selects reports whether squeue shows job j, in the order of Slurm's _filter_job. Without
 // -t, only jobs that are pending, running, suspended or completing are shown (finished ones
 // need -t, even with -j).

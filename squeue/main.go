@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/format"
@@ -28,6 +29,9 @@ var helpText string
 var usageText string
 
 func main() {
+	// squeue's garbage is the reply and the rows it prints, all alive until the end: collecting
+	// it early and often only costs time with a large queue.
+	debug.SetGCPercent(400)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	code := run(os.Args, os.LookupEnv, out, os.Stderr, time.Sleep)
 	out.Flush()
@@ -67,12 +71,8 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 
 // report asks for the jobs (or steps) once and prints them; false after an error.
 func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writer) bool {
-	req := &wire.JobInfoRequest{ShowAll: p.all, Steps: p.steps}
+	req := p.request()
 	single := !p.steps && len(p.jobs) == 1
-	if single {
-		// Slurm asks for the one job alone, and reports one that does not exist.
-		req.JobIDs = []uint32{p.jobs[0].id}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
 	var rep wire.JobInfoReply
@@ -83,6 +83,11 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 			what = "slurm_get_job_steps error"
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", what, cmdclient.AsError(err).Text)
+		return false
+	}
+	if err := rep.Unpack(); err != nil {
+		stdout.Flush()
+		fmt.Fprintf(stderr, "slurm_load_jobs error: %s\n", cmdclient.AsError(err).Text)
 		return false
 	}
 	if single && len(rep.Jobs) == 0 {

@@ -239,7 +239,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			usersGiven = true
 		case "verbose":
 		case "json", "yaml":
-			return fail("--%s is not supported by Orbit yet", name)
+			return nil, dumpData(name, stdout, stderr) // json.go
 		default:
 			return fail("option --%s is not supported by Orbit yet", name)
 		}

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -58,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case o.help, o.usage:
 		io.WriteString(stdout, usageText)
 		return 0
+	case o.spec.TestOnly: // needs no command, and tests even inside an allocation, as Slurm's srun
+		return testOnly(o, stderr) // will_run.go
 	case len(o.argv) == 0:
 		fmt.Fprintln(stderr, "srun: fatal: No command given to execute.")
 		return 1
@@ -124,40 +127,7 @@ func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error
 // allocate requests an interactive allocation and waits until it runs. Like Slurm's srun,
 // it says it is waiting only when the job does not start at once.
 func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
-	o := s.opts
-	wd, _ := os.Getwd()
-	host, _ := os.Hostname()
-	d := wire.JobDesc{
-		Name: o.jobName, Partition: o.partition, ReqNodes: o.nodelist,
-		MinNodes: wire.NoVal, NumTasks: wire.NoVal, NTasksPerNode: wire.NoVal, CPUsPerTask: wire.NoVal,
-		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.NoVal, TimeMin: wire.NoVal,
-		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host,
-		Environment: os.Environ(), MaxNodes: wire.NoVal,
-	}
-	if d.Name == "" {
-		d.Name = o.argv[0]
-	}
-	if o.nodes > 0 {
-		d.MinNodes = o.nodes
-	}
-	if o.ntasks > 0 {
-		d.NumTasks = o.ntasks
-	}
-	if o.tasksPerNode > 0 {
-		d.NTasksPerNode = o.tasksPerNode
-	}
-	if o.cpusPerTask > 0 {
-		d.CPUsPerTask = o.cpusPerTask
-	}
-	if limit > 0 {
-		d.TimeLimit = limit
-	}
-	if o.memPerNode != jobspec.NoVal64 {
-		d.MemPerNode = o.memPerNode
-	}
-	if o.memPerCPU != jobspec.NoVal64 {
-		d.MemPerCPU = o.memPerCPU
-	}
+	d := jobDesc(s.opts, limit)
 	var rep wire.AllocateJobReply
 	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep); err != nil {
 		e := cmdclient.AsError(err)
@@ -219,7 +189,8 @@ func (s *session) release(ctx context.Context, code int) {
 func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes,
-		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist}
+		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist,
+		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid())} // for scontrol show step
 	if s.allocated {
 		req.NodeList = ""
 	}
@@ -301,6 +272,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	launchErr := ""
+	inFlight := make(chan struct{}, launchParallel) // launch_fanout.go
 	for i, node := range step.Nodes {
 		m := launches[i]
 		ranks := m.Ranks
@@ -311,8 +283,10 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		m.KillWait, m.TimeLimit, m.MultiProg = step.KillWait, step.TimeLimit, o.multiProgData
 		m.OpenMode = int32(o.openMode)
 		wg.Add(1)
+		inFlight <- struct{}{}
 		go func(addr string) {
 			defer wg.Done()
+			defer func() { <-inFlight }()
 			cctx, cancel := context.WithTimeout(ctx, 2*s.c.MessageTimeout)
 			defer cancel()
 			if err := wire.Call(cctx, "tcp", addr, wire.MsgLaunchTasks, m, nil, copts); err != nil {
@@ -400,4 +374,51 @@ func firstNonEmpty(v ...string) string {
 		}
 	}
 	return ""
+}
+
+// jobDesc is the allocation request srun's options describe (limit in minutes, 0 = none).
+func jobDesc(o *options, limit uint32) wire.JobDesc {
+	wd, _ := os.Getwd()
+	host, _ := os.Hostname()
+	d := wire.JobDesc{
+		Name: o.jobName, Partition: o.partition, ReqNodes: o.nodelist,
+		MinNodes: wire.NoVal, NumTasks: wire.NoVal, NTasksPerNode: wire.NoVal, CPUsPerTask: wire.NoVal,
+		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.NoVal, TimeMin: wire.NoVal,
+		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host,
+		Environment: os.Environ(), MaxNodes: wire.NoVal,
+	}
+	if d.Name == "" && len(o.argv) > 0 {
+		d.Name = o.argv[0]
+	}
+	if o.nodes > 0 {
+		d.MinNodes = o.nodes
+	}
+	if o.ntasks > 0 {
+		d.NumTasks = o.ntasks
+	}
+	if o.tasksPerNode > 0 {
+		d.NTasksPerNode = o.tasksPerNode
+	}
+	if o.cpusPerTask > 0 {
+		d.CPUsPerTask = o.cpusPerTask
+	}
+	if limit > 0 {
+		d.TimeLimit = limit
+	}
+	if o.memPerNode != jobspec.NoVal64 {
+		d.MemPerNode = o.memPerNode
+	}
+	if o.memPerCPU != jobspec.NoVal64 {
+		d.MemPerCPU = o.memPerCPU
+	}
+	return d
+}
+
+// shortHostname is this host's name up to its first dot, as Slurm's srun reports itself.
+func shortHostname() string {
+	h, _ := os.Hostname()
+	if i := strings.IndexByte(h, '.'); i >= 0 {
+		h = h[:i]
+	}
+	return h
 }

@@ -18,6 +18,11 @@ func (f *Format[R]) Header() string {
 // Row renders one row (without its newline).
 func (f *Format[R]) Row(r R) string {
 	var b strings.Builder
+	f.appendRow(&b, r)
+	return b.String()
+}
+
+func (f *Format[R]) appendRow(b *strings.Builder, r R) {
 	for _, it := range f.Items {
 		if it.Kind == ItemField {
 			fd := &f.Table.Fields[it.Field]
@@ -27,11 +32,10 @@ func (f *Format[R]) Row(r R) string {
 			} else {
 				c = fd.Value(r)
 			}
-			pad(&b, f.Table.Dialect, c, it.Width, it.Right)
+			pad(b, f.Table.Dialect, c, it.Width, it.Right)
 		}
 		b.WriteString(it.Suffix)
 	}
-	return b.String()
 }
 
 // Render renders the header (unless noHeader) and every row, each line ending in "\n", as
@@ -42,8 +46,13 @@ func (f *Format[R]) Render(rows []R, noHeader bool) string {
 		b.WriteString(f.Header())
 		b.WriteByte('\n')
 	}
-	for _, r := range rows {
-		b.WriteString(f.Row(r))
+	for i, r := range rows {
+		if i == 1 {
+			// Rows of one format are about as long as each other: size the output once
+			// instead of growing (and copying) it a few dozen times for a large queue.
+			b.Grow(b.Len() * (len(rows) + 1) * 9 / 8)
+		}
+		f.appendRow(&b, r)
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -91,8 +100,13 @@ func pad(b *strings.Builder, d Dialect, c Cell, width int, right bool) {
 	spaces(b, width-len(s))
 }
 
+const blanks = "                                                                "
+
 func spaces(b *strings.Builder, n int) {
-	for ; n > 0; n-- {
-		b.WriteByte(' ')
+	for ; n > len(blanks); n -= len(blanks) {
+		b.WriteString(blanks)
+	}
+	if n > 0 {
+		b.WriteString(blanks[:n])
 	}
 }

@@ -43,14 +43,29 @@ func Secs(t int64) string {
 		return "INVALID"
 	}
 	s, m, h, d := t%60, (t/60)%60, (t/3600)%24, t/86400
+	// strconv rather than fmt: squeue formats this for every row of a large queue.
+	var buf [32]byte
+	b := buf[:0]
 	switch {
 	case d > 0:
-		return fmt.Sprintf("%d-%02d:%02d:%02d", d, h, m, s)
+		b = strconv.AppendInt(b, d, 10)
+		b = append(b, '-')
+		b = append2(b, h)
+		b = append(b, ':')
+		b = append2(b, m)
 	case h > 0:
-		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+		b = strconv.AppendInt(b, h, 10)
+		b = append(b, ':')
+		b = append2(b, m)
+	default:
+		b = strconv.AppendInt(b, m, 10)
 	}
-	return fmt.Sprintf("%d:%02d", m, s)
+	b = append(b, ':')
+	return string(append2(b, s))
 }
+
+// append2 appends v (0-99) as two digits.
+func append2(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
 
 // Time formats a timestamp as squeue does: "N/A" for the zero time, otherwise
 // YYYY-MM-DDTHH:MM:SS in the time's own location.

@@ -119,6 +119,7 @@ type JobSpec struct {
 	Array        *ArraySpec
 	Parsable     bool
 	Wait         bool // sbatch --wait: exit when the job has ended, with its exit code
+	TestOnly     bool // --test-only: ask when the job would start, submit nothing
 	IgnorePBS    bool
 	Wrap         string // --wrap command ("" when not used)
 

@@ -241,6 +241,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Parsable = true
 	case "wait":
 		js.Wait = true
+	case "test-only":
+		js.TestOnly = true
 	case "get-user-env":
 		if hasVal && !validGetUserEnv(val) {
 			return cmdError(a.cmd, 255, "Invalid --get-user-env specification")

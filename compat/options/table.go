@@ -168,7 +168,7 @@ var Table = []Option{
 	{ID: "task-epilog", Name: "task-epilog", Arg: ArgRequired, Cmds: Srun},
 	{ID: "task-prolog", Name: "task-prolog", Arg: ArgRequired, Cmds: Srun},
 	{ID: "tasks-per-node", Name: "tasks-per-node", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
-	{ID: "test-only", Name: "test-only", Arg: ArgNone, Cmds: Sbatch | Srun},
+	{ID: "test-only", Name: "test-only", Arg: ArgNone, Cmds: Sbatch | Srun, Implemented: true},
 	{ID: "thread-spec", Name: "thread-spec", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
 	{ID: "threads-per-core", Name: "threads-per-core", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
 	{ID: "time", Name: "time", Short: 't', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},

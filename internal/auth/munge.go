@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// auth/munge: credentials made and checked by the munge and unmunge commands of the MUNGE
-// package, talking to the local munged. munged keeps its own replay cache and expiry
-// (ttl), so MungeVerifier needs none. The payload is the 32-byte body digest.
+// auth/munge: credentials made and checked by the local munged, asked over its socket
+// (munge_client.go) or, as a fallback, through the munge and unmunge commands. munged keeps
+// its own replay cache and expiry (ttl), so MungeVerifier needs none. The payload is the
+// 32-byte body digest.
 
 // munge_err_t values reported as unmunge's exit status.
 const (
@@ -38,8 +39,16 @@ type MungeSigner struct {
 	Command string        // "munge" unless set
 }
 
-// Sign returns a MUNGE credential whose payload is bodyDigest.
+// Sign returns a MUNGE credential whose payload is bodyDigest. It asks munged over its
+// socket (munge_client.go); the munge command is run only when Command names one or munged
+// answers in a protocol this client does not know.
 func (m *MungeSigner) Sign(bodyDigest [32]byte) ([]byte, error) {
+	if m.Command == "" {
+		cred, err := mungeEncode(orDefault(m.Socket, DefaultMungeSocket), bodyDigest[:], m.TTL)
+		if !errors.Is(err, errMungeProtocol) {
+			return cred, err
+		}
+	}
 	cmdName := m.Command
 	if cmdName == "" {
 		cmdName = "munge"
@@ -90,6 +99,12 @@ func (m *MungeVerifier) Verify(cred []byte, bodyDigest [32]byte) (Identity, erro
 // ErrReplayed and payload and identity are valid, for callers whose credentials are meant to
 // be verified more than once (launch credentials).
 func (m *MungeVerifier) decode(cred []byte) ([]byte, Identity, error) {
+	if m.Command == "" {
+		payload, id, err := mungeDecode(orDefault(m.Socket, DefaultMungeSocket), cred)
+		if !errors.Is(err, errMungeProtocol) {
+			return payload, id, err
+		}
+	}
 	cmdName := m.Command
 	if cmdName == "" {
 		cmdName = "unmunge"

@@ -105,6 +105,9 @@ func initSchema(conn execQuerier, path string) (err error) {
 		}
 		// Migrations from older versions go here, one step per version, as they arrive.
 	}
+	if err := createAccountingIndexes(conn, path); err != nil {
+		return err
+	}
 	if _, err := conn.Exec(`COMMIT`); err != nil {
 		return fmt.Errorf("store: %s: commit schema: %w", path, err)
 	}

@@ -64,7 +64,40 @@ func build(name string) (string, error) {
 		return "", fmt.Errorf("go build ./%s: %v\n%s", name, err, b)
 	}
 	built[name] = out
+	// A daemon's helpers land beside it, where it looks for them: slurmctld runs its
+	// scheduler plugins from its own directory (slurmctld/schedhost).
+	for _, helper := range companions[name] {
+		if _, ok := built[helper]; ok {
+			continue
+		}
+		hout := filepath.Join(dir, filepath.Base(helper))
+		cmd := exec.Command("go", "build", "-o", hout, "./"+helper)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build ./%s: %v\n%s", helper, err, b)
+		}
+		built[helper] = hout
+	}
 	return out, nil
+}
+
+// companions are the executables built with a binary, into the same directory.
+var companions = map[string][]string{
+	"slurmctld": SchedulerPlugins,
+}
+
+// SchedulerPlugins are the packages of the scheduler plugins slurmctld runs.
+var SchedulerPlugins = []string{"plugins/cmd/sched_backfill", "plugins/cmd/sched_builtin"}
+
+// PluginDir builds the scheduler plugins and returns the directory they are in (the same as
+// every binary's), for a controller run in-process.
+func PluginDir(t testing.TB) string {
+	t.Helper()
+	var p string
+	for _, name := range SchedulerPlugins {
+		p = Path(t, name)
+	}
+	return filepath.Dir(p)
 }
 
 // RepoRoot returns the repository's top directory (the one holding go.mod).

@@ -217,8 +217,16 @@ type ForwardHandler struct {
 	Signer Signer
 	// Workers bounds the local nodes served at once (default 16).
 	Workers int
+	// WorkersFor, if set, overrides Workers for inner messages of type t when it returns
+	// more than 0 (a message whose local answer waits on something shared, such as a
+	// registration batch, needs more in flight to fill it).
+	WorkersFor func(t MsgType) int
 	// Seen, if set, is called once per Forward served (a debug counter).
 	Seen func(f *Forward)
+	// Drop, if set, names local nodes that do not answer (node emulation's dead nodes): they
+	// take no worker, and are reported timed out when the Forward's budget ends, as a
+	// forwarder reports a child that never answered.
+	Drop func(node string) bool
 }
 
 // Serve answers one Forward. base is the daemon's life (the server's handler context ends
@@ -265,6 +273,31 @@ func (h *ForwardHandler) Serve(base context.Context, req *Request) (any, error) 
 // serveLocal answers for the nodes of the first group.
 func (h *ForwardHandler) serveLocal(ctx context.Context, outer *Request, f *Forward) *ForwardReply {
 	nodes := f.Groups[0].Nodes
+	var dropped []string
+	if h.Drop != nil {
+		live := make([]string, 0, len(nodes))
+		for _, n := range nodes {
+			if h.Drop(n) {
+				dropped = append(dropped, n)
+			} else {
+				live = append(live, n)
+			}
+		}
+		nodes = live
+	}
+	rep := h.serveNodes(ctx, outer, f, nodes)
+	if len(dropped) > 0 {
+		<-ctx.Done()
+		rep = MergeReplies(rep, &ForwardReply{Results: []ForwardResult{{Nodes: dropped, Errno: ErrnoSocketTimeout, Text: Strerror(ErrnoSocketTimeout)}}})
+	}
+	return rep
+}
+
+// serveNodes answers the inner message for nodes, Workers at a time.
+func (h *ForwardHandler) serveNodes(ctx context.Context, outer *Request, f *Forward, nodes []string) *ForwardReply {
+	if len(nodes) == 0 {
+		return &ForwardReply{}
+	}
 	inner := &Request{Type: f.Type, ReqID: outer.ReqID, RemoteAddr: outer.RemoteAddr, Cred: f.Cred, RawBody: f.Body}
 	if h.Auth != nil {
 		id, err := h.Auth.Authenticate(ctx, inner)
@@ -278,6 +311,11 @@ func (h *ForwardHandler) serveLocal(ctx context.Context, outer *Request, f *Forw
 	work := make(chan int)
 	var wg sync.WaitGroup
 	workers := h.Workers
+	if h.WorkersFor != nil {
+		if w := h.WorkersFor(f.Type); w > 0 {
+			workers = w
+		}
+	}
 	if workers <= 0 {
 		workers = 16
 	}

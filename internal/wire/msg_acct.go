@@ -29,6 +29,20 @@ type AcctQueryRequest struct {
 	Names      []string     `codec:"names"`      // --name
 	Partitions []string     `codec:"partitions"` // -r
 	NoSteps    bool         `codec:"no_steps"`   // -X: allocations only
+
+	Accounts   []string `codec:"accounts"`   // -A: the job's account
+	Groups     []uint32 `codec:"groups"`     // -g: gids
+	QOS        []string `codec:"qos"`        // -q: the job's QOS ("normal" when it named none)
+	WCKeys     []string `codec:"wckeys"`     // -W
+	TimeMin    uint32   `codec:"time_min"`   // -k: time limit in minutes, 0 = no filter
+	TimeMax    uint32   `codec:"time_max"`   // -K: with -k, the range's top; 0 = exactly TimeMin
+	NodesMin   uint32   `codec:"nodes_min"`  // -i: allocated nodes, 0 = no filter
+	NodesMax   uint32   `codec:"nodes_max"`  // 0 = exactly NodesMin
+	CPUsMin    uint32   `codec:"cpus_min"`   // -I: allocated CPUs, 0 = no filter
+	CPUsMax    uint32   `codec:"cpus_max"`   // 0 = exactly CPUsMin
+	Duplicates bool     `codec:"duplicates"` // -D: every record of a reused job id, not the latest
+	Script     bool     `codec:"script"`     // -B: return AcctJob.Script (AccountingStoreFlags=job_script)
+	Env        bool     `codec:"env"`        // --env-vars: return AcctJob.Env (job_env)
 }
 
 // AcctStep is one step of a job as accounting keeps it.
@@ -79,6 +93,19 @@ type AcctJob struct {
 	// StepsOnly: every -j entry that selected this job named a step, so sacct prints those
 	// step lines without the job's own line (Slurm's show_full unset).
 	StepsOnly bool `codec:"steps_only"`
+
+	// For --json and the filters' columns.
+	QOS          string `codec:"qos"` // "normal" when the job named none
+	WCKey        string `codec:"wckey"`
+	Constraints  string `codec:"constraints"`
+	ReqMemMiB    uint64 `codec:"req_mem_mib"` // per node, or per CPU when ReqMemPerCPU
+	ReqMemPerCPU bool   `codec:"req_mem_per_cpu"`
+	// Script and Env are filled only when the request asked (-B, --env-vars) and the
+	// controller keeps them (AccountingStoreFlags=job_script, job_env); Batch says whether
+	// the job had a script at all (Slurm prints NONE for one that did not).
+	Batch  bool   `codec:"batch"`
+	Script string `codec:"script"`
+	Env    string `codec:"env"`
 }
 
 // AcctQueryReply answers MsgAcctQuery: the selected jobs, ordered by submit time, then array

@@ -90,6 +90,24 @@ type JobInfoRequest struct {
 	ShowAll bool `codec:"show_all"`
 	// Steps asks for the live steps of the jobs as well (squeue -s), in JobInfoReply.Steps.
 	Steps bool `codec:"steps"`
+
+	// Packed asks for the jobs in JobInfoReply.Packed instead of Jobs (decode them with
+	// UnpackJobInfos): much cheaper for both ends with a large queue. Ignored with Steps.
+	Packed bool `codec:"packed"`
+
+	// Filters the controller applies before building the reply, so squeue's -t, -u, -p, -n
+	// and -w do not ship the whole queue. Each only narrows; empty means no filter. They mirror
+	// squeue's own selection, which squeue still applies to what it receives.
+	//
+	// ActiveOnly drops jobs that have finished and are not completing (squeue without -t).
+	ActiveOnly bool `codec:"active_only"`
+	// States keeps jobs matching any of these compat/states.JobState values as squeue's -t
+	// matches them (a base state, or a flag such as COMPLETING).
+	States     []uint32 `codec:"states"`
+	UserIDs    []uint32 `codec:"user_ids"`
+	Partitions []string `codec:"partitions"` // the job's partition, compared exactly
+	Names      []string `codec:"names"`      // job names, compared exactly
+	NodeNames  []string `codec:"node_names"` // jobs allocated any of these nodes
 }
 
 // JobInfo is one job (or one array task) as squeue and scontrol show it.
@@ -176,6 +194,23 @@ type JobInfoReply struct {
 	// Steps are the live steps of the jobs listed (only when JobInfoRequest.Steps), a running
 	// batch job's batch step included, in job then step order.
 	Steps []StepInfo `codec:"steps"`
+	// Packed holds the jobs instead of Jobs when JobInfoRequest.Packed asked for it: a key
+	// table and one map per job (msg_job_info_pack.go).
+	Packed []byte `codec:"packed"`
+}
+
+// Unpack moves the jobs of a packed reply into Jobs; a reply that is not packed is left as
+// it is.
+func (r *JobInfoReply) Unpack() error {
+	if r.Packed == nil {
+		return nil
+	}
+	jobs, err := UnpackJobInfos(r.Packed)
+	if err != nil {
+		return err
+	}
+	r.Jobs, r.Packed = jobs, nil
+	return nil
 }
 
 // StepInfo is one live job step as squeue -s shows it.
@@ -193,6 +228,11 @@ type StepInfo struct {
 	NodeList    string `codec:"node_list"`
 	NumTasks    uint32 `codec:"num_tasks"`
 	NumCPUs     uint32 `codec:"num_cpus"`
+	// What scontrol show step prints besides: the task distribution's name ("Block",
+	// "Cyclic"; "" for the batch step, which has none) and where its srun runs.
+	Dist     string `codec:"dist"`
+	SrunHost string `codec:"srun_host"`
+	SrunPid  uint32 `codec:"srun_pid"`
 }
 
 // KillJobRequest signals or cancels one job, one array task, or a whole array. scancel

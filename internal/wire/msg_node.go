@@ -23,6 +23,10 @@ type NodeRegistration struct {
 	// RunningJobs lists the jobs that still have live steps on this node (after a slurmd
 	// restart, the ones it reattached to), so the controller can reconcile.
 	RunningJobs []uint32 `codec:"running_jobs"`
+	// Arch and OS are uname's machine and "sysname release version" (or slurmd's SLURM_ARCH
+	// and SLURM_OS), shown by scontrol show node. Empty from a slurmd that predates them.
+	Arch string `codec:"arch"`
+	OS   string `codec:"os"`
 }
 
 // NodeRegistrationReply tells a node which of its RunningJobs the controller no longer knows

@@ -43,6 +43,10 @@ type StepCreateRequest struct {
 	CPUsPerTask  uint32 `codec:"cpus_per_task"`
 	Name         string `codec:"name"`
 	NodeList     string `codec:"node_list"` // -w: nodes the step must use
+	// SrunHost and SrunPid are where the srun creating the step runs (its short host name
+	// and pid), for scontrol show step's SrunHost:Pid=. Empty/0 from an older srun.
+	SrunHost string `codec:"srun_host"`
+	SrunPid  uint32 `codec:"srun_pid"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block

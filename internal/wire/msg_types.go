@@ -24,6 +24,8 @@ const (
 	MsgKillJobReply        MsgType = 105 // KillJobReply
 	MsgUpdateJob           MsgType = 106 // scontrol hold/release/requeue → slurmctld: UpdateJobRequest
 	MsgUpdateJobReply      MsgType = 107 // UpdateJobReply
+	MsgJobWillRun          MsgType = 108 // sbatch/srun --test-only → slurmctld: JobWillRunRequest (msg_job_will_run.go)
+	MsgJobWillRunReply     MsgType = 109 // JobWillRunReply: when and where the job would start
 
 	// Nodes, slurmd ↔ slurmctld and commands → slurmctld (msg_node.go): 200–299.
 	MsgNodeRegistration      MsgType = 200 // slurmd → slurmctld: one node's registration
@@ -64,6 +66,8 @@ const (
 	MsgForward            MsgType = 600 // Forward: an inner message for a list of nodes, fanned out with TreeWidth
 	MsgForwardReply       MsgType = 601 // ForwardReply: one aggregated result list for the whole subtree
 	MsgRegistrationStatus MsgType = 602 // RegistrationStatus: register again (REQUEST_NODE_REGISTRATION_STATUS)
+	MsgRegisterBatch      MsgType = 603 // slurmd → slurmctld: many hosted nodes' registrations at once (msg_registration_batch.go)
+	MsgRegisterBatchReply MsgType = 604 // NodeRegistrationBatchReply: one result per registration
 
 	// Accounting, sacct → slurmctld (msg_acct.go): 700–799.
 	MsgAcctQuery      MsgType = 700 // sacct → slurmctld: AcctQueryRequest (DBD_GET_JOBS_COND)
@@ -73,5 +77,9 @@ const (
 	MsgStats      MsgType = 800 // sdiag → slurmctld: StatsRequest (REQUEST_STATS_INFO; Reset is sdiag -r)
 	MsgStatsReply MsgType = 801 // StatsReply (RESPONSE_STATS_INFO)
 
-	// Next family: 900–999.
+	// Job priority factors, sprio → slurmctld (msg_priority.go): 900–999.
+	MsgPriorityFactors      MsgType = 900 // sprio → slurmctld: PriorityFactorsRequest (REQUEST_PRIORITY_FACTORS)
+	MsgPriorityFactorsReply MsgType = 901 // PriorityFactorsReply (RESPONSE_PRIORITY_FACTORS)
+
+	// Next family: 1000–1099.
 )

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -15,8 +16,10 @@ import (
 // sacct's query (MsgAcctQuery) against the embedded accounting: the jobs still in memory
 // (pending, running, and finished ones younger than MinJobAge) and the purged ones from the
 // store's accounting table, each with its steps, filtered here as slurmdbd filters a job
-// condition. Reading the whole table is fine at the sizes a quick-start or test cluster
-// reaches; a large site wants the window pushed into the store query.
+// condition. The store is asked only for what the condition can select: purged jobs that
+// ended inside the window (and from the lowest -j id on), then the step rows of the jobs
+// chosen, by key; the rest of the condition (users, names, states...) is applied to the
+// decoded records, because the store keeps them as opaque values.
 
 // registerAcct installs the accounting endpoint.
 func (c *Controller) registerAcct() {
@@ -24,58 +27,35 @@ func (c *Controller) registerAcct() {
 }
 
 // handleAcctQuery serves MsgAcctQuery. Any authenticated user may read accounting (Slurm's
-// default without PrivateData); the user filter is sacct's choice.
+// default without PrivateData); the user filter is sacct's choice. Scripts and environments
+// (-B, --env-vars) are only ever returned for the caller's own jobs unless the caller is
+// privileged, as slurmdbd restricts them.
 func (c *Controller) handleAcctQuery(_ context.Context, req *wire.Request) (any, error) {
-	if _, err := identity(req); err != nil {
+	id, err := identity(req)
+	if err != nil {
 		return nil, err
 	}
 	r := req.Body.(*wire.AcctQueryRequest)
 
-	jobs := map[uint32]*jobRecord{}
+	var jobs []*jobRecord
+	live := map[uint32]bool{}
 	c.mu.RLock()
-	for id, j := range c.t.jobs {
-		jobs[id] = j // installed records are immutable
+	for jid, j := range c.t.jobs {
+		jobs = append(jobs, j) // installed records are immutable
+		live[jid] = true
 	}
 	c.mu.RUnlock()
 
-	starts := map[string]acctStepRow{}
-	ends := map[string]acctStepRow{}
-	purged := map[uint32]*jobRecord{}
-	err := c.store.Accounting(math.MinInt64, math.MaxInt64, func(rec store.AccountingRecord) error {
-		switch rec.Kind {
-		case kindJob:
-			j := new(jobRecord)
-			if err := wire.Unmarshal(rec.Value, j); err != nil {
-				return nil // a damaged row hides one job, not the others
-			}
-			purged[j.JobID] = j // a later row (a requeued job's next run) replaces it
-		case kindStepStart, kindStepEnd:
-			var row acctStepRow
-			if err := wire.Unmarshal(rec.Value, &row); err != nil {
-				return nil
-			}
-			if rec.Kind == kindStepStart {
-				starts[rec.Key] = row
-			} else {
-				ends[rec.Key] = row
-			}
-		}
-		return nil
-	})
+	purged, err := c.acctPurgedJobs(r)
 	if err != nil {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "accounting: %v", err)
 	}
-	for id, j := range purged {
-		if jobs[id] == nil {
-			jobs[id] = j
+	for _, j := range purged {
+		// Without -D a job id shows its latest record only: the live one, else the last
+		// row appended (acctPurgedJobs keeps that one).
+		if r.Duplicates || !live[j.JobID] {
+			jobs = append(jobs, j)
 		}
-	}
-	steps := map[uint32][]acctStepRow{}
-	for key, s := range starts {
-		if e, ok := ends[key]; ok {
-			s.End, s.ExitCode = e.End, e.ExitCode
-		}
-		steps[s.JobID] = append(steps[s.JobID], s)
 	}
 
 	var nodeSet map[string]bool
@@ -85,18 +65,54 @@ func (c *Controller) handleAcctQuery(_ context.Context, req *wire.Request) (any,
 			nodeSet[n] = true
 		}
 	}
-	rep := &wire.AcctQueryReply{}
+	own := r.Script || r.Env
+	if own && c.privileged(id) {
+		own = false
+	}
+	type chosen struct {
+		j     *jobRecord
+		steps []uint32
+	}
+	var picked []chosen
 	for _, j := range jobs {
-		sel, ok := acctSelectJob(r, j, nodeSet)
-		if !ok {
+		if own && j.UserID != id.UID {
 			continue
 		}
-		aj := c.acctJob(j, steps[j.JobID])
-		if sel != nil {
+		if sel, ok := acctSelectJob(r, j, nodeSet); ok {
+			picked = append(picked, chosen{j, sel})
+		}
+	}
+	var steps map[uint32][]acctStepRow
+	if !r.NoSteps && !r.Script && !r.Env {
+		ids := make([]uint32, 0, len(picked))
+		for _, p := range picked {
+			ids = append(ids, p.j.JobID)
+		}
+		if steps, err = c.acctSteps(ids); err != nil {
+			return nil, wire.Errorf(wire.ErrnoSlurmError, "accounting: %v", err)
+		}
+	}
+	sf, _ := c.cfg.Get("AccountingStoreFlags")
+	flags := storeFlags(sf)
+	rep := &wire.AcctQueryReply{}
+	for _, p := range picked {
+		j := p.j
+		rows := steps[j.JobID]
+		if r.Duplicates {
+			rows = acctStepsOfRun(j, rows)
+		}
+		aj := c.acctJob(j, rows)
+		if r.Script && flags["job_script"] && aj.Batch {
+			aj.Script = j.Desc.Script
+		}
+		if r.Env && flags["job_env"] && aj.Batch && len(j.Desc.Environment) > 0 {
+			aj.Env = strings.Join(j.Desc.Environment, "\n") + "\n"
+		}
+		if p.steps != nil {
 			aj.StepsOnly = true
 			var keep []wire.AcctStep
 			for _, s := range aj.Steps {
-				if slices.Contains(sel, s.StepID) {
+				if slices.Contains(p.steps, s.StepID) {
 					keep = append(keep, s)
 				}
 			}
@@ -105,7 +121,7 @@ func (c *Controller) handleAcctQuery(_ context.Context, req *wire.Request) (any,
 				continue
 			}
 		}
-		if r.NoSteps {
+		if r.NoSteps || r.Script || r.Env {
 			aj.Steps = nil
 		}
 		rep.Jobs = append(rep.Jobs, aj)
@@ -123,6 +139,106 @@ func (c *Controller) handleAcctQuery(_ context.Context, req *wire.Request) (any,
 		return 0
 	})
 	return rep, nil
+}
+
+// acctPurgedJobs reads the purged job records r can select. A purged job has ended and
+// its row's time is its end, so every window (with or without states) needs that time at
+// or after r.Start; with only final states asked, also at or before r.End. Array tasks get
+// job ids above their array's, so a -j list selects nothing below its lowest id. Without
+// r.Duplicates only the last row of each job id is kept (a reused id's latest record).
+func (c *Controller) acctPurgedJobs(r *wire.AcctQueryRequest) ([]*jobRecord, error) {
+	q := store.AccountingQuery{Kind: kindJob, Since: max(r.Start, 0)}
+	if len(r.States) > 0 && r.End > 0 && !slices.ContainsFunc(r.States, func(s uint32) bool {
+		return states.JobState(s) == states.JobPending || states.JobState(s) == states.JobRunning
+	}) {
+		q.Until = r.End + 1
+	}
+	if len(r.Jobs) > 0 {
+		lo := uint32(math.MaxUint32)
+		for _, s := range r.Jobs {
+			lo = min(lo, s.JobID)
+		}
+		q.KeyFrom = jobKey(lo)
+	}
+	var out []*jobRecord
+	last := map[uint32]int{}
+	err := c.store.AccountingSelect(q, func(rec store.AccountingRecord) error {
+		j := new(jobRecord)
+		if err := wire.Unmarshal(rec.Value, j); err != nil {
+			return nil // a damaged row hides one job, not the others
+		}
+		if i, ok := last[j.JobID]; ok && !r.Duplicates {
+			out[i] = j // rows come in time order: a later row replaces it
+			return nil
+		}
+		last[j.JobID] = len(out)
+		out = append(out, j)
+		return nil
+	})
+	return out, err
+}
+
+// acctSteps reads the step rows of the given jobs by key and merges each step's start and
+// end rows.
+func (c *Controller) acctSteps(ids []uint32) (map[uint32][]acctStepRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	prefixes := make([]string, len(ids))
+	for i, id := range ids {
+		prefixes[i] = jobKey(id) + "."
+	}
+	starts := map[string]acctStepRow{}
+	ends := map[string]acctStepRow{}
+	for _, kind := range []string{kindStepStart, kindStepEnd} {
+		err := c.store.AccountingSelect(store.AccountingQuery{Kind: kind, KeyPrefixes: prefixes}, func(rec store.AccountingRecord) error {
+			var row acctStepRow
+			if err := wire.Unmarshal(rec.Value, &row); err != nil {
+				return nil
+			}
+			if kind == kindStepStart {
+				starts[rec.Key] = row
+			} else {
+				ends[rec.Key] = row
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	steps := map[uint32][]acctStepRow{}
+	for key, s := range starts {
+		if e, ok := ends[key]; ok {
+			s.End, s.ExitCode = e.End, e.ExitCode
+		}
+		steps[s.JobID] = append(steps[s.JobID], s)
+	}
+	return steps, nil
+}
+
+// acctStepsOfRun keeps the steps that started during j's run: with -D two records may share
+// a job id, and each shows its own steps.
+func acctStepsOfRun(j *jobRecord, rows []acctStepRow) []acctStepRow {
+	var out []acctStepRow
+	for _, r := range rows {
+		if j.StartTime != 0 && r.Start >= j.StartTime && (j.EndTime == 0 || r.Start <= j.EndTime) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// storeFlags parses AccountingStoreFlags (job_comment, job_env, job_script), which Slurm
+// matches case-insensitively.
+func storeFlags(v string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.ToLower(strings.TrimSpace(f)); f != "" {
+			m[f] = true
+		}
+	}
+	return m
 }
 
 // acctSelectJob applies the job condition to j. steps is nil when the job line is wanted
@@ -159,10 +275,53 @@ func acctSelectJob(r *wire.AcctQueryRequest, j *jobRecord, nodeSet map[string]bo
 	if nodeSet != nil && !slices.ContainsFunc(j.Nodes, func(n string) bool { return nodeSet[n] }) {
 		return nil, false
 	}
+	if len(r.Accounts) > 0 && !slices.Contains(r.Accounts, j.Desc.Account) {
+		return nil, false
+	}
+	if len(r.Groups) > 0 && !slices.Contains(r.Groups, j.GroupID) {
+		return nil, false
+	}
+	if len(r.QOS) > 0 && !slices.ContainsFunc(r.QOS, func(q string) bool { return strings.EqualFold(q, jobQOS(j)) }) {
+		return nil, false
+	}
+	if len(r.WCKeys) > 0 && !slices.Contains(r.WCKeys, j.Desc.WCKey) {
+		return nil, false
+	}
+	if !inRange(j.TimeLimit, r.TimeMin, r.TimeMax) {
+		return nil, false
+	}
+	var nodes, cpus uint32
+	if len(j.Nodes) > 0 && !j.state().IsPending() {
+		nodes, cpus = uint32(len(j.Nodes)), j.numCPUs()
+	}
+	if !inRange(nodes, r.NodesMin, r.NodesMax) || !inRange(cpus, r.CPUsMin, r.CPUsMax) {
+		return nil, false
+	}
 	if !acctInWindow(r, j) {
 		return nil, false
 	}
 	return steps, true
+}
+
+// inRange is slurmdbd's "-i/-I/-k" test: no filter when lo is 0, v == lo without a top,
+// else lo ≤ v ≤ hi (nothing when hi < lo, as SQL's BETWEEN).
+func inRange(v, lo, hi uint32) bool {
+	switch {
+	case lo == 0:
+		return true
+	case hi == 0:
+		return v == lo
+	}
+	return v >= lo && v <= hi
+}
+
+// jobQOS is the QOS accounting shows: the one the job named, else "normal" (the only QOS
+// that exists before associations, as in a fresh Slurm database).
+func jobQOS(j *jobRecord) string {
+	if j.Desc.QOS != "" {
+		return j.Desc.QOS
+	}
+	return "normal"
 }
 
 func acctJobMatches(s wire.AcctJobSel, j *jobRecord) bool {
@@ -178,10 +337,12 @@ func acctJobMatches(s wire.AcctJobSel, j *jobRecord) bool {
 	return j.JobID == s.JobID || j.ArrayJobID == s.JobID
 }
 
-// acctInWindow is slurmdbd's time condition over [Start, End): without states, a job
-// eligible before End that had not ended before Start; with states, a job that was in one
-// of them during the window (running: ran during it; pending: waited during it; a final
-// state: ended in it).
+// acctInWindow is slurmdbd's time condition over [Start, End) (as_mysql_jobacct_process.c).
+// Without states: with -j, a job submitted before End that had not ended before Start;
+// otherwise the same with its eligible time in place of its submit time. With states, a
+// job that was in one of them during the window: pending (eligible before End, and started,
+// ended or still pending after Start), running (started before End and ended after Start,
+// or still running), or a final state it ended in, inside the window.
 func acctInWindow(r *wire.AcctQueryRequest, j *jobRecord) bool {
 	start, end := j.StartTime, j.EndTime
 	st := j.state()
@@ -192,24 +353,35 @@ func acctInWindow(r *wire.AcctQueryRequest, j *jobRecord) bool {
 		start = 0
 	}
 	if len(r.States) == 0 {
-		elig := j.EligibleTime
-		if elig == 0 {
-			elig = j.SubmitTime
+		t := j.EligibleTime
+		if len(r.Jobs) > 0 || t == 0 {
+			t = j.SubmitTime
 		}
-		if r.End != 0 && elig >= r.End {
+		if r.End != 0 && t >= r.End {
 			return false
 		}
 		return end == 0 || end >= r.Start
 	}
 	for _, want := range r.States {
 		w := states.JobState(want)
+		if r.Start == 0 && r.End == 0 {
+			if st.Base() == w {
+				return true
+			}
+			continue
+		}
 		switch w {
 		case states.JobPending:
-			if j.SubmitTime < r.End && (start == 0 || start >= r.Start) {
+			elig := j.EligibleTime
+			if elig == 0 {
+				elig = j.SubmitTime
+			}
+			if elig < r.End && ((start != 0 && r.Start < start) || (start == 0 && end != 0 && r.Start < end) ||
+				(start == 0 && end == 0 && st.IsPending())) {
 				return true
 			}
 		case states.JobRunning:
-			if start != 0 && start < r.End && (end == 0 || end >= r.Start) {
+			if start != 0 && start < r.End && (r.Start < end || (end == 0 && st.IsRunning())) {
 				return true
 			}
 		default:
@@ -231,7 +403,15 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 		ExitCode: j.ExitCode, Submit: j.SubmitTime, Eligible: j.EligibleTime, Start: j.StartTime,
 		End: j.EndTime, TimeLimit: j.TimeLimit, Priority: j.Priority, NNodes: j.MinNodes,
 		ReqNodes: j.MinNodes, WorkDir: j.Desc.WorkDir, Cluster: c.cfg.ClusterName,
-		NodeList: "None assigned",
+		NodeList: "None assigned", QOS: jobQOS(j), WCKey: j.Desc.WCKey, Constraints: j.Desc.Constraint,
+		Batch: !j.isInteractive(),
+	}
+	switch st.Base() {
+	case states.JobCancelled, states.JobTimeout, states.JobDeadline, states.JobPreempted, states.JobNodeFail:
+		// The controller ended the job before its script returned, and slurmdbd records the
+		// job's end (exit code 0) at that moment; the script's status goes to the batch
+		// step only (sacct: "TIMEOUT 0:0", ".batch CANCELLED 0:15").
+		aj.ExitCode = 0
 	}
 	if j.isArrayRecord() {
 		aj.ArrayTasks = formatIndices(j.ArrayPending)
@@ -245,8 +425,10 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 	aj.ReqCPUs = tasks * cpt
 	if j.MemPerNode > 0 {
 		aj.ReqMem = memString(j.MemPerNode)
+		aj.ReqMemMiB = j.MemPerNode
 	} else if j.MemPerCPU > 0 {
 		aj.ReqMem = memString(j.MemPerCPU * uint64(aj.ReqCPUs))
+		aj.ReqMemMiB, aj.ReqMemPerCPU = j.MemPerCPU, true
 	}
 	if len(j.Nodes) > 0 && !st.IsPending() {
 		aj.NodeList = hostlist.Compress(j.Nodes)

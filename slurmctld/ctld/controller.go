@@ -17,6 +17,8 @@ import (
 	"github.com/orbit-hpc/orbit/internal/rpcauth"
 	"github.com/orbit-hpc/orbit/internal/store"
 	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/plugins/sched/builtin"
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
 )
 
 // Options configure a Controller.
@@ -37,6 +39,12 @@ type Options struct {
 	ClearState bool
 	// LaunchWorkers bounds concurrent calls to nodes; 0 means 32.
 	LaunchWorkers int
+	// Scheduler, when set, plans every scheduling cycle: a plugin host (slurmctld/schedhost,
+	// which slurmctld starts for SchedulerType) or a plugin linked in-process (tests, the
+	// simulator). Its plans are verified before they are applied (sched_verify.go). If it is
+	// an io.Closer, Close closes it after the scheduling loop has stopped. Nil means
+	// sched/builtin linked in-process (the controller's own unit tests).
+	Scheduler scheduler.Scheduler
 }
 
 // Controller is a running slurmctld.
@@ -74,6 +82,10 @@ type Controller struct {
 	fan    fanoutState // ping sweeps and tree broadcasts (node_ping.go, launch_agent.go)
 	stats  ctldStats   // sdiag's statistics (stats.go)
 	epilog epilogWait  // COMPLETING jobs waiting for their nodes' epilogs (epilog_wait.go)
+	plug   schedPlugin // the scheduler plugin and what it was last sent (sched_cycle.go)
+	// jobCache holds each job's packed JobInfo until its record changes (job_info_cache.go).
+	jobCache jobInfoCache
+	prios    priorityState // priority/multifactor's factors and recalculation (priority.go)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -118,11 +130,14 @@ func New(opts Options) (*Controller, error) {
 		slurmUID: lookupUID(cfg.SlurmUser),
 		trackMem: memoryTracked(cfg.SelectTypeParameters),
 		interval: opts.SchedInterval,
-		t:        newTables(cfg),
-		kick:     make(chan struct{}, 1),
-		agent:    make(chan agentTask, 4096),
-		ctx:      ctx,
-		cancel:   cancel,
+		jobCache: jobInfoCache{jobs: map[uint32]*packedJob{}},
+		prios: priorityState{factors: map[uint32]jobFactors{}, computed: map[uint32]uint32{},
+			held: map[uint32]bool{}, direct: map[uint32]bool{}},
+		t:      newTables(cfg),
+		kick:   make(chan struct{}, 1),
+		agent:  make(chan agentTask, 4096),
+		ctx:    ctx,
+		cancel: cancel,
 	}
 	switch ls := c.launch.(type) {
 	case *auth.LaunchSigner:
@@ -131,6 +146,10 @@ func New(opts Options) (*Controller, error) {
 		ls.Now = now
 	}
 	c.booted = now()
+	c.plug.sched = opts.Scheduler
+	if c.plug.sched == nil {
+		c.plug.sched = builtin.New(c.schedConfig())
+	}
 	if c.interval <= 0 {
 		c.interval = 5 * time.Second
 	}
@@ -204,6 +223,7 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgJobInfo, c.handleJobInfo)
 	c.srv.HandleRPC(wire.MsgKillJob, c.handleKillJob)
 	c.srv.HandleRPC(wire.MsgNodeRegistration, c.handleNodeRegistration)
+	c.srv.HandleRPC(wire.MsgRegisterBatch, c.handleRegisterBatch) // node_registration_batch.go
 	c.srv.HandleRPC(wire.MsgNodeInfo, c.handleNodeInfo)
 	c.srv.HandleRPC(wire.MsgBatchJobComplete, c.handleBatchJobComplete)
 	c.srv.HandleRPC(wire.MsgUpdateJob, c.handleUpdateJob)             // job_update.go
@@ -215,6 +235,7 @@ func (c *Controller) register() {
 	// Prolog and epilog failures reported by slurmd (node_drain.go).
 	c.srv.HandleRPC(wire.MsgPrologComplete, c.handlePrologComplete)
 	c.srv.HandleRPC(wire.MsgEpilogComplete, c.handleEpilogComplete)
+	c.srv.HandleRPC(wire.MsgPriorityFactors, c.handlePriorityFactors) // priority_info.go: sprio
 }
 
 // Serve answers RPCs on l until Close.
@@ -249,6 +270,7 @@ func (c *Controller) Close() error {
 		c.srv.Close()
 		c.cancel()
 		c.wg.Wait()
+		c.plug.close(c.log) // sched_cycle.go: kills a plugin process
 		err = c.store.Close()
 	})
 	return err

@@ -1,6 +1,6 @@
 // Package ctld is Orbit's controller, the daemon behind slurmctld: it owns the truth about
 // nodes, partitions and jobs, serves the RPC endpoints the commands and slurmd call, runs the
-// FIFO scheduler, launches batch jobs on nodes, enforces time limits and watches node health.
+// scheduling cycle, launches batch jobs on nodes, enforces time limits and watches node health.
 //
 // Shape (DESIGN.md §2, §5):
 //
@@ -18,8 +18,13 @@
 //   - Every endpoint reads the same way: authenticate (rpcauth) → authorize → validate →
 //     default → apply → wait for durability → reply. One message family per file.
 //
-// Scheduling is FIFO (sched_fifo.go), with a CR_CPU-like node selection (select.go).
-// Pending reasons are scheduler output, kept in memory only and recomputed after a restart.
+// Scheduling (DESIGN.md §6): each cycle (sched_loop.go, sched_cycle.go) the controller
+// decides which pending jobs are eligible and why the others wait, sends the scheduler plugin
+// what changed (sched_delta.go), asks it for a plan and verifies every entry against its
+// tables before applying it (sched_verify.go). The plugin is SchedulerType's process, run
+// by slurmctld/schedhost, or sched/builtin linked in-process when none is given.
+// select.go's node selection serves will-run answers (job_will_run.go). Pending reasons are
+// scheduler output, kept in memory only and recomputed after a restart.
 //
 // This package must not import any command package, slurmd, or the plugin host.
 package ctld

@@ -1,7 +1,9 @@
 package ctld
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -9,39 +11,47 @@ import (
 )
 
 // handleJobInfo serves MsgJobInfo (squeue, scontrol show job): every user sees every job, as
-// with Slurm's default PrivateData.
+// with Slurm's default PrivateData. The state lock is held only to pick the records and to
+// build what is not cached; sorting and encoding happen after it is released, so a query of
+// a large queue does not hold up submissions or the scheduler.
 func (c *Controller) handleJobInfo(_ context.Context, req *wire.Request) (any, error) {
 	if _, err := identity(req); err != nil {
 		return nil, err
 	}
 	r := req.Body.(*wire.JobInfoRequest)
-	want := map[uint32]bool{}
-	for _, id := range r.JobIDs {
-		want[id] = true
+	f := newJobFilter(r) // job_info_filter.go
+	if r.Packed && !r.Steps {
+		return c.packedJobInfo(f), nil // job_info_cache.go
 	}
 	c.mu.RLock()
 	var recs []*jobRecord
-	for _, id := range c.t.sortedJobIDs() {
-		if len(want) == 0 || want[id] || want[c.t.jobs[id].ArrayJobID] { // an array id names its tasks
-			recs = append(recs, c.t.jobs[id])
+	for _, j := range c.t.jobs {
+		if f.keep(j) {
+			recs = append(recs, j)
 		}
 	}
+	slices.SortFunc(recs, func(a, b *jobRecord) int { return cmp.Compare(a.JobID, b.JobID) })
 	rep := &wire.JobInfoReply{LastUpdate: c.now().Unix(), Jobs: make([]wire.JobInfo, 0, len(recs))}
 	for _, j := range recs {
-		info := c.jobInfo(j)
-		arrayInfo(j, &info) // job_array.go
-		if info.Dependency != "" && (j.state().IsPending() || len(j.Nodes) == 0) {
-			_, info.Dependency = c.t.dependency(j, rep.LastUpdate) // what remains (job_depend.go)
-		} else {
-			info.Dependency = ""
-		}
-		rep.Jobs = append(rep.Jobs, info)
+		rep.Jobs = append(rep.Jobs, c.jobInfoShown(j, rep.LastUpdate))
 	}
 	if r.Steps {
 		rep.Steps = c.stepInfos(rep.Jobs) // step_info.go
 	}
 	c.mu.RUnlock()
 	return rep, nil
+}
+
+// jobInfoShown is everything squeue and scontrol show of j at now (under the read lock).
+func (c *Controller) jobInfoShown(j *jobRecord, now int64) wire.JobInfo {
+	info := c.jobInfo(j)
+	arrayInfo(j, &info) // job_array.go
+	if info.Dependency != "" && (j.state().IsPending() || len(j.Nodes) == 0) {
+		_, info.Dependency = c.t.dependency(j, now) // what remains (job_depend.go)
+	} else {
+		info.Dependency = ""
+	}
+	return info
 }
 
 // jobInfo converts a record (immutable, so safe to read under the read lock) to what the
@@ -118,6 +128,12 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	if j.state().IsPending() && j.EligibleTime > j.SubmitTime {
 		// Slurm shows a deferred job's expected start as its begin time.
 		info.StartTime = j.EligibleTime
+		info.EndTime = expectedEnd(j, info.StartTime) // job_times.go
+	}
+	if start, _, ok := c.expectedStart(j.JobID); ok && j.state().IsPending() && start > info.StartTime {
+		// Backfill's expected start (squeue --start), as Slurm's backfill stamps it on the job.
+		info.StartTime = start
+		info.EndTime = expectedEnd(j, start)
 	}
 	return info
 }

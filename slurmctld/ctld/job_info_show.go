@@ -67,9 +67,7 @@ func (c *Controller) jobTRES(j *jobRecord) string {
 	case j.MemPerCPU > 0:
 		mem = j.MemPerCPU * uint64(cpus)
 	default:
-		if p := c.t.parts[j.Partition]; p != nil && len(p.nodes) > 0 {
-			mem = c.t.nodes[p.nodes[0]].conf.RealMemory * uint64(nodes)
-		}
+		mem = c.defaultJobMem(j) * uint64(nodes)
 	}
 	b.WriteString("cpu=" + strconv.FormatUint(uint64(cpus), 10))
 	if mem > 0 {
@@ -78,4 +76,15 @@ func (c *Controller) jobTRES(j *jobRecord) string {
 	b.WriteString(",node=" + strconv.FormatUint(uint64(nodes), 10))
 	b.WriteString(",billing=" + strconv.FormatUint(uint64(cpus), 10))
 	return b.String()
+}
+
+// defaultJobMem is the memory per node a job without a memory request asks for: its
+// partition's (first) node's.
+func (c *Controller) defaultJobMem(j *jobRecord) uint64 {
+	if p := c.t.parts[j.Partition]; p != nil && len(p.nodes) > 0 {
+		if n := c.t.nodes[p.nodes[0]]; n != nil {
+			return n.conf.RealMemory
+		}
+	}
+	return 0
 }

@@ -31,7 +31,7 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 		j.ArrayJobID = j.JobID
 	}
 	if j.Priority != 0 {
-		j.Priority = max(c.t.lowPrio-1, 1)
+		j.Priority = c.submitPriority(j, now) // priority.go: basic or multifactor
 	}
 	p, err := c.apply(submitJob{job: j})
 	c.mu.Unlock()

@@ -20,6 +20,7 @@ const (
 	errnoNotSupported  = 2036 // ESLURM_NOT_SUPPORTED: an action this controller does not know
 	errnoDisabled      = 2037 // ESLURM_DISABLED: requeue of a --no-requeue job
 	errnoJobNotPending = 2073 // ESLURM_JOB_NOT_PENDING
+	errnoJobFinished   = 2084 // ESLURM_JOB_FINISHED: hold, release or update of an ended job
 )
 
 func init() {
@@ -27,6 +28,7 @@ func init() {
 	errnoTexts[errnoNotSupported] = "Requested operation not supported on this system"
 	errnoTexts[errnoDisabled] = "Requested operation is presently disabled"
 	errnoTexts[errnoJobNotPending] = "Job is no longer pending execution"
+	errnoTexts[errnoJobFinished] = "Job has already finished"
 }
 
 // batchSchedDelay is how long after an update, hold or release the scheduling pass it asks
@@ -98,10 +100,26 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	var ends []terminated
 	firstErr := int32(0)
 	if idx != wire.NoVal && r.Action == wire.JobActionUpdate {
-		c.mu.Unlock()
-		return updateReply(errnoNotSupported), nil
-	}
-	if idx != wire.NoVal {
+		// One pending task of an array (JobId=A_T): Slurm splits it off with a job id of its
+		// own and changes it alone. The fields are tried on a copy first, so a refusal
+		// leaves the array whole.
+		probe := arrayRec.clone()
+		probe.ArrayPending, probe.ArrayTaskID = nil, idx
+		if errno := c.updateFields(probe, r, priv, now); errno != 0 {
+			c.mu.Unlock()
+			return updateReply(errno), nil
+		}
+		taskID := c.t.nextJobID
+		if len(arrayRec.ArrayPending) == 1 {
+			taskID = arrayRec.JobID
+		}
+		chs = append(chs, splitPending{arrayID: arrayRec.JobID, idx: idx, taskJobID: taskID, then: func(n *jobRecord) {
+			c.updateFields(n, r, priv, now) // as on the probe: same record, same request
+			if n.state().IsPending() && n.Priority != 0 {
+				n.Reason = uint32(states.WaitNoReason)
+			}
+		}})
+	} else if idx != wire.NoVal {
 		// One pending task of an array: split it off, then change it alone.
 		task := arrayRec.clone()
 		task.ArrayPending, task.ArrayTaskID = nil, idx
@@ -183,15 +201,15 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 func (c *Controller) updateOne(n *jobRecord, action uint16, priv bool, prio *uint32, now int64) int32 {
 	s := n.state()
 	if s.IsFinished() {
-		return errnoAlreadyDone
+		return errnoJobFinished
 	}
 	switch action {
 	case wire.JobActionHold, wire.JobActionUserHold:
 		n.Priority = 0
 		n.AdminHold = action == wire.JobActionHold && priv
-		if s.IsPending() {
-			n.Reason = uint32(heldReason(n))
-		}
+		// A running job keeps running, but shows the hold as its reason, as in Slurm (it
+		// would wait held if it were requeued).
+		n.Reason = uint32(heldReason(n))
 	case wire.JobActionRelease:
 		if n.Priority != 0 {
 			return 0
@@ -202,9 +220,7 @@ func (c *Controller) updateOne(n *jobRecord, action uint16, priv bool, prio *uin
 		*prio = max(*prio-1, 1)
 		n.Priority = *prio
 		n.AdminHold = false
-		if s.IsPending() {
-			n.Reason = uint32(states.WaitNoReason)
-		}
+		n.Reason = uint32(states.WaitNoReason)
 	}
 	return 0
 }

@@ -24,7 +24,7 @@ func init() {
 func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool, now int64) int32 {
 	s := n.state()
 	if s.IsFinished() {
-		return errnoAlreadyDone
+		return errnoJobFinished
 	}
 	samePart := r.Partition != nil && *r.Partition == n.Partition // a no-op Slurm allows at any time
 	pendingOnly := r.Partition != nil && !samePart || r.MinNodes != wire.NoVal || r.BeginTime != 0 || r.Dependency != nil

@@ -18,6 +18,16 @@ func (c *Controller) checkNodeHealth() {
 	if timeout == 0 {
 		return
 	}
+	// While a sweep runs, its outcome decides: a sweep of 20,000 nodes, or one waiting on
+	// their registrations after a restart, may outlast SlurmdTimeout, and the nodes it has not
+	// reached yet (or that it skipped, having heard from them just before) are not silent.
+	// The check runs again once the sweep is over, with every answer recorded.
+	c.fan.mu.Lock()
+	sweeping := c.fan.sweeping
+	c.fan.mu.Unlock()
+	if sweeping {
+		return
+	}
 	now := c.now().Unix()
 	c.mu.Lock()
 	var chs multi

@@ -42,6 +42,8 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 		}
 		rep.Nodes = append(rep.Nodes, wire.NodeInfo{
 			Name:           name,
+			Arch:           n.rec.Arch,
+			OS:             n.rec.OS,
 			Hostname:       cf.Hostname,
 			Addr:           c.nodeAddr(n),
 			State:          uint32(n.displayState()),

@@ -51,6 +51,9 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 	rec.BootTime = r.BootTime
 	rec.SlurmdStart = r.SlurmdStart
 	rec.Version = r.Version
+	if r.Arch != "" || r.OS != "" { // an older slurmd sends neither: keep what is known
+		rec.Arch, rec.OS = r.Arch, r.OS
+	}
 	st := states.NodeState(rec.State)
 	switch st.Base() {
 	case states.NodeUnknown:

@@ -112,7 +112,7 @@ func (s *ctldStats) observe(req *wire.Request, took time.Duration, _ error) {
 }
 
 // cycle runs one main scheduler pass and records its time and depth: the pending jobs it
-// looked at (Orbit's FIFO pass looks at every pending job, so depth is the queue length).
+// looked at (every pending job the controller judged, so depth is the queue length).
 func (s *ctldStats) cycle(c *Controller, pass func()) {
 	queue, _ := s.jobEvents(c)
 	start := time.Now()

@@ -10,21 +10,36 @@ import (
 // job's script as step "batch".
 const stepBatch uint32 = 0xfffffffb
 
-// stepMeta is what squeue -s prints about a live srun step beyond its node list.
+// stepMeta is what squeue -s and scontrol show step print about a live srun step beyond
+// its node list.
 type stepMeta struct {
-	name  string
-	start int64
-	tasks uint32
-	cpus  uint32
+	name     string
+	start    int64
+	tasks    uint32
+	cpus     uint32
+	nodes    uint32
+	srunHost string
+	srunPid  uint32
 }
 
-// stepCPUs is the CPUs a step uses: its tasks times CPUs per task.
-func stepCPUs(tasks []uint32, cpt uint32) uint32 {
+// stepCPUs is the CPUs a step holds: all of the job's CPUs on the step's nodes (cpusOnNode,
+// one entry per step node). Slurm 22.05 gives a step the whole allocation on its nodes
+// unless srun says --exact, which Orbit's srun does not take yet.
+func stepCPUs(cpusOnNode []uint32) uint32 {
 	var n uint32
-	for _, t := range tasks {
-		n += t
+	for _, c := range cpusOnNode {
+		n += c
 	}
-	return n * cpt
+	return n
+}
+
+// stepDist is the task distribution Slurm's srun asks for when none is given
+// (launch.c): cyclic when there are no more tasks than nodes, else block.
+func stepDist(tasks, nodes uint32) string {
+	if tasks <= nodes {
+		return "Cyclic"
+	}
+	return "Block"
 }
 
 // describe records a live step's details (called right after create).
@@ -80,9 +95,11 @@ func int64Cmp(a, b int64) int {
 	return 0
 }
 
-// stepInfos lists the live steps of the jobs in infos for squeue -s: every srun step of a
-// running job, then its batch step when the job runs a batch script (Slurm lists the batch
-// step as "batch" on the batch host, started with the job). Called under c.mu's read lock.
+// stepInfos lists the live steps of the jobs in infos for squeue -s and scontrol show step:
+// every srun step of a running job, then its batch step when the job runs a batch script
+// (Slurm lists the batch step as "batch" on the batch host, started with the job, with no
+// CPUs of its own). A step's time limit is its own (srun --time), which Orbit's steps do not
+// have: UNLIMITED, as Slurm shows a step without one. Called under c.mu's read lock.
 func (c *Controller) stepInfos(infos []wire.JobInfo) []wire.StepInfo {
 	var out []wire.StepInfo
 	for i := range infos {
@@ -97,21 +114,19 @@ func (c *Controller) stepInfos(infos []wire.JobInfo) []wire.StepInfo {
 		}
 		base := wire.StepInfo{
 			JobID: ji.JobID, ArrayJobID: ji.ArrayJobID, ArrayTaskID: ji.ArrayTaskID,
-			Partition: ji.Partition, UserID: ji.UserID, UserName: ji.UserName, TimeLimit: ji.TimeLimit,
+			Partition: ji.Partition, UserID: ji.UserID, UserName: ji.UserName, TimeLimit: wire.Infinite,
 		}
 		for _, st := range c.steps.list(ji.JobID) {
 			si := base
 			si.StepID, si.Name, si.NodeList = st.id, st.meta.name, st.nodes
 			si.StartTime, si.NumTasks, si.NumCPUs = st.meta.start, st.meta.tasks, st.meta.cpus
+			si.Dist, si.SrunHost, si.SrunPid = stepDist(st.meta.tasks, st.meta.nodes), st.meta.srunHost, st.meta.srunPid
 			out = append(out, si)
 		}
 		if ji.BatchFlag && ji.BatchHost != "" {
 			si := base
 			si.StepID, si.Name, si.NodeList = stepBatch, "batch", ji.BatchHost
 			si.StartTime, si.NumTasks = ji.StartTime, 1
-			if len(ji.CPUsPerNode) > 0 {
-				si.NumCPUs = ji.CPUsPerNode[0]
-			}
 			out = append(out, si)
 		}
 	}

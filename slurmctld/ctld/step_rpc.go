@@ -197,7 +197,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		}
 	}
 	rep.StepID = c.steps.create(rep.JobID, rep.NodeList)
-	c.steps.describe(rep.JobID, rep.StepID, stepMeta{name: r.Name, start: c.now().Unix(), tasks: rep.NumTasks, cpus: stepCPUs(rep.Tasks, cpt)}) // step_info.go
+	c.steps.describe(rep.JobID, rep.StepID, stepMeta{name: r.Name, start: c.now().Unix(), tasks: rep.NumTasks, cpus: stepCPUs(rep.CPUsOnNode), nodes: uint32(len(rep.Nodes)), srunHost: r.SrunHost, srunPid: r.SrunPid}) // step_info.go
 	cred, err := c.launch.SignLaunch(auth.LaunchCred{
 		JobID: rep.JobID, StepID: rep.StepID, UID: uid, GID: gid, NodeList: rep.NodeList,
 	})

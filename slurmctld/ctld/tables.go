@@ -110,6 +110,8 @@ type nodeRecord struct {
 	BootTime    int64  `codec:"boot_time"`
 	SlurmdStart int64  `codec:"slurmd_start"`
 	Version     string `codec:"version"`
+	Arch        string `codec:"arch"` // what slurmd reported at registration (node_registration.go)
+	OS          string `codec:"os"`
 }
 
 // nodeEntry is one node in memory: its configuration, its durable record and what the

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
@@ -53,6 +54,10 @@ type Daemon struct {
 	mu       sync.Mutex
 	starting map[uint32]bool      // jobs whose slurmstepd is being started
 	killed   map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
+	dead     *deadNodes           // emulated nodes that do not answer (emulate.go)
+	regs     *regQueue            // registrations gathered into batches (register_batch.go)
+	// singleRegs: the controller takes no batches, register one node per call.
+	singleRegs atomic.Bool
 }
 
 // Start starts a slurmd: it resolves the hosted nodes, creates their spool directories,
@@ -67,6 +72,7 @@ func Start(opts Options) (*Daemon, error) {
 	if d.log == nil {
 		d.log = slog.Default()
 	}
+	d.dead = newDeadNodes(firstNonEmpty(opts.DeadNodesFile, os.Getenv(DeadNodesEnv)))
 	names, err := hostedNames(cfg, opts.NodeNames)
 	if err != nil {
 		return nil, err
@@ -124,6 +130,7 @@ func Start(opts Options) (*Daemon, error) {
 	d.srv.HandleRPC(wire.MsgForward, d.forwarder()) // forward.go
 	d.registerSteps()
 	d.ctx, d.cancel = context.WithCancel(context.Background())
+	d.startRegQueue() // register_batch.go
 	d.wg.Add(2)
 	go func() {
 		defer d.wg.Done()

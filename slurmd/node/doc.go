@@ -6,6 +6,8 @@
 // starts one slurmstepd per batch job and per srun step on each node (slurmd/stepdlaunch is
 // the contract; step_launch.go), and finds the steps again from their state files after a
 // restart (reattach). It also serves the local auth socket for unprivileged commands.
+// Registrations of many hosted nodes travel in batches (register_batch.go), and a test-only
+// list of emulated nodes that do not answer stands in for dead nodes (emulate.go).
 //
 // It must not import the controller, the store, commands or test helpers (internal/testbin):
 // the node daemon links none of them. StartTest (testing.go) runs a real daemon in-process.

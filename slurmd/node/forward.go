@@ -33,6 +33,15 @@ func (d *Daemon) forwarder() wire.HandlerFunc {
 		Local:   d.serveForwarded,
 		Signer:  d.signer,
 		Workers: forwardWorkers,
+		Drop:    d.isDead, // emulate.go
+		// A registration request waits for its batch (register_batch.go): serve enough
+		// at once to fill every batch in flight.
+		WorkersFor: func(t wire.MsgType) int {
+			if t == wire.MsgRegistrationStatus {
+				return registerSenders * registerBatchSize
+			}
+			return 0
+		},
 		Seen: func(f *wire.Forward) {
 			d.log.Debug("forward", "type", f.Type, "nodes", len(f.Groups[0].Nodes), "subtree_groups", len(f.Groups)-1, "tree_width", f.TreeWidth)
 		},

@@ -31,4 +31,7 @@ type Options struct {
 	Debug bool
 	// NoAuthSocket skips serving the local auth socket (tests run several daemons at once).
 	NoAuthSocket bool
+	// DeadNodesFile is the emulation's test-only list of nodes that do not answer (see
+	// DeadNodesEnv, which it overrides; "" = the environment's).
+	DeadNodesFile string
 }

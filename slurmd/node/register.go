@@ -23,7 +23,7 @@ const registerWorkers = 16
 // every SlurmdTimeout/3 (through the forwarding tree) and asks a node to register again
 // (RegistrationStatus) after its own restart, while the node is UNKNOWN, and now and then.
 func (d *Daemon) registrationLoop() {
-	d.registerAll()
+	d.registerAllBatched() // register_batch.go
 }
 
 // handleRegistrationStatus serves RegistrationStatus (Slurm's
@@ -37,12 +37,12 @@ func (d *Daemon) handleRegistrationStatus(ctx context.Context, req *wire.Request
 	if d.nodes[m.NodeName] == nil {
 		return nil, errInvalidNode(m.NodeName)
 	}
-	c, err := d.registerOne(nil, m.NodeName)
-	if err != nil {
+	// Gathered with the other nodes' requests of the same sweep into batches
+	// (register_batch.go).
+	if err := d.regs.register(ctx, m.NodeName); err != nil {
 		d.log.Debug("registration requested by the controller failed", "node", m.NodeName, "err", err)
 		return nil, err
 	}
-	c.Close()
 	return nil, nil
 }
 
@@ -148,10 +148,11 @@ func (d *Daemon) registration(name string) *wire.NodeRegistration {
 		ThreadsPerCore: uint32(n.ThreadsPerCore),
 		RealMemory:     n.RealMemory,
 		TmpDisk:        uint64(n.TmpDisk),
-		BootTime:       bootTime(),
+		BootTime:       bootTimeOnce(),
 		SlurmdStart:    d.start.Unix(),
-		RunningJobs:    runningJobs(h.spool),
+		RunningJobs:    spoolJobs(h.spool), // register_batch.go
 	}
+	r.Arch, r.OS = machineOnce() // machine.go
 	return r
 }
 

@@ -62,7 +62,9 @@ func sockets(pid int) int {
 }
 
 func benchPingSweep(b *testing.B, n int) {
+	t0 := time.Now()
 	c := cluster.Start(b, cluster.Options{Nodes: n, CPUsPerNode: 1, ExtraConf: "SlurmdTimeout=3\n"})
+	startup := time.Since(t0)
 	pidText, err := os.ReadFile(filepath.Join(c.Dir, "run", "slurmctld.pid"))
 	if err != nil {
 		b.Fatal(err)
@@ -119,6 +121,7 @@ func benchPingSweep(b *testing.B, n int) {
 	if failed > 0 {
 		b.Errorf("%d pings failed", failed)
 	}
+	b.ReportMetric(startup.Seconds(), "cluster-start-s")
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/sweep")
 	// The ping broadcast alone; the sweep also waits for the registration requests of
 	// Slurm's rotating window (TreeWidth nodes, each registering over its own connection).

@@ -33,6 +33,7 @@ import (
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/testbin"
 	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmd/node"
 )
 
 // Options shape a test cluster; zero fields take the defaults in brackets.
@@ -234,10 +235,19 @@ func (c *Cluster) env() []string {
 	return append(env, "SLURM_CONF="+c.ConfPath)
 }
 
+// daemonEnv is env plus what only the node daemon reads: the emulation's dead-node list.
+func (c *Cluster) daemonEnv(name string) []string {
+	env := c.env()
+	if name == "slurmd" {
+		env = append(env, node.DeadNodesEnv+"="+c.deadNodesFile())
+	}
+	return env
+}
+
 func (c *Cluster) startDaemon(t testing.TB, name string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(c.binDir, name), args...)
-	cmd.Env = c.env()
+	cmd.Env = c.daemonEnv(name)
 	cmd.Dir = c.Dir
 	out, err := os.OpenFile(filepath.Join(c.Dir, "log", name+".stderr"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -256,7 +266,7 @@ func (c *Cluster) startDaemon(t testing.TB, name string, args ...string) *exec.C
 func (c *Cluster) WaitNodesIdle(t testing.TB) {
 	t.Helper()
 	var last string
-	deadline := time.Now().Add(waitBound)
+	deadline := time.Now().Add(c.startBound())
 	for time.Now().Before(deadline) {
 		var rep wire.NodeInfoReply
 		err := c.call(wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep)
@@ -278,10 +288,10 @@ func (c *Cluster) WaitNodesIdle(t testing.TB) {
 			last = err.Error()
 		}
 		c.checkAlive(t)
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(c.pollInterval())
 	}
 	c.dumpLogs(t)
-	t.Fatalf("cluster: nodes not all IDLE after %v: %s", waitBound, last)
+	t.Fatalf("cluster: nodes not all IDLE after %v: %s", c.startBound(), last)
 }
 
 // checkAlive fails the test at once when a daemon has exited.

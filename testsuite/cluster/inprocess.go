@@ -14,6 +14,7 @@ import (
 	"github.com/orbit-hpc/orbit/internal/auth"
 	"github.com/orbit-hpc/orbit/internal/testbin"
 	"github.com/orbit-hpc/orbit/slurmctld/ctld"
+	"github.com/orbit-hpc/orbit/slurmctld/schedhost"
 	"github.com/orbit-hpc/orbit/slurmd/node"
 )
 
@@ -48,12 +49,13 @@ func (c *Cluster) startInProcess(t testing.TB) {
 	c.in = &inProcess{cfg: cfg, key: key, tb: t}
 	c.startCtldInProcess(t)
 	d, err := node.Start(node.Options{
-		ConfPath:  c.ConfPath,
-		Config:    cfg,
-		NodeNames: fmt.Sprintf("n[1-%d]", c.Opts.Nodes),
-		StepdPath: testbin.Path(t, "slurmd/slurmstepd"),
-		Logger:    c.in.logger(t, cfg.SlurmdLogFile, "n1", "n1"),
-		LogFile:   conf.ExpandNodePattern(cfg.SlurmdLogFile, "n1", "n1"),
+		ConfPath:      c.ConfPath,
+		Config:        cfg,
+		NodeNames:     fmt.Sprintf("n[1-%d]", c.Opts.Nodes),
+		StepdPath:     testbin.Path(t, "slurmd/slurmstepd"),
+		DeadNodesFile: c.deadNodesFile(),
+		Logger:        c.in.logger(t, cfg.SlurmdLogFile, "n1", "n1"),
+		LogFile:       conf.ExpandNodePattern(cfg.SlurmdLogFile, "n1", "n1"),
 	})
 	if err != nil {
 		c.dumpLogs(t)
@@ -97,8 +99,17 @@ func (c *Cluster) startCtldInProcess(t testing.TB) {
 	log := p.logger(t, p.cfg.SlurmctldLogFile, "", "")
 	p.ctlID++
 	log.Info("in-process slurmctld starting", "start", p.ctlID, "addr", l.Addr().String())
-	ctl, err := ctld.New(ctld.Options{Config: p.cfg, Key: p.key, Logger: log})
+	// The scheduler plugin runs as a child process, as under the real slurmctld; it is looked
+	// for beside the test binaries, as slurmctld looks beside itself.
+	sched, err := schedhost.Start(schedhost.Options{Type: p.cfg.SchedulerType, PluginDir: p.cfg.PluginDir,
+		ExtraDirs: []string{testbin.PluginDir(t)}, Logger: log})
 	if err != nil {
+		l.Close()
+		t.Fatalf("cluster: in-process slurmctld: %v", err)
+	}
+	ctl, err := ctld.New(ctld.Options{Config: p.cfg, Key: p.key, Logger: log, Scheduler: sched})
+	if err != nil {
+		sched.Close()
 		l.Close()
 		c.dumpLogs(t)
 		t.Fatalf("cluster: starting the in-process slurmctld: %v", err)

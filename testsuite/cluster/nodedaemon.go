@@ -51,12 +51,13 @@ func (c *Cluster) RestartNodeDaemon(t testing.TB) {
 	}
 	if c.in != nil {
 		d, err := node.Start(node.Options{
-			ConfPath:  c.ConfPath,
-			Config:    c.in.cfg,
-			NodeNames: fmt.Sprintf("n[1-%d]", c.Opts.Nodes),
-			StepdPath: testbin.Path(t, "slurmd/slurmstepd"),
-			Logger:    c.in.logger(t, c.in.cfg.SlurmdLogFile, "n1", "n1"),
-			LogFile:   conf.ExpandNodePattern(c.in.cfg.SlurmdLogFile, "n1", "n1"),
+			ConfPath:      c.ConfPath,
+			Config:        c.in.cfg,
+			NodeNames:     fmt.Sprintf("n[1-%d]", c.Opts.Nodes),
+			StepdPath:     testbin.Path(t, "slurmd/slurmstepd"),
+			DeadNodesFile: c.deadNodesFile(),
+			Logger:        c.in.logger(t, c.in.cfg.SlurmdLogFile, "n1", "n1"),
+			LogFile:       conf.ExpandNodePattern(c.in.cfg.SlurmdLogFile, "n1", "n1"),
 		})
 		if err != nil {
 			c.dumpLogs(t)

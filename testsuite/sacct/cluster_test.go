@@ -1,6 +1,7 @@
 package sacct
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -74,7 +75,7 @@ func TestSacct_Cluster(t *testing.T) {
 		arr + "_1.batch|batch|COMPLETED|0:0",
 		arr + "_2|arrjob|COMPLETED|0:0",
 		arr + "_2.batch|batch|COMPLETED|0:0",
-		long + fmt.Sprintf("|longjob|CANCELLED by %d|0:15", uid),
+		long + fmt.Sprintf("|longjob|CANCELLED by %d|0:0", uid), // recorded when cancelled: exit 0
 		long + ".batch|batch|CANCELLED|0:15",
 	}, "\n") + "\n"
 	// Jobs submitted in the same second are ordered by array job id first (Slurm's sort), so
@@ -128,6 +129,95 @@ func TestSacct_Cluster(t *testing.T) {
 		}
 		if out := sacct("-X", "-n", "-S", "now+1hour", "-E", "now+2hours"); out != "" {
 			t.Errorf("future window = %q", out)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		var doc struct {
+			Meta struct {
+				Plugin struct{ Type string } `json:"plugin"`
+			} `json:"meta"`
+			Jobs []struct {
+				JobID int    `json:"job_id"`
+				Name  string `json:"name"`
+				State struct {
+					Current string `json:"current"`
+				} `json:"state"`
+				Steps []struct {
+					State string `json:"state"`
+					Step  struct {
+						ID   any    `json:"id"`
+						Name string `json:"name"`
+					} `json:"step"`
+				} `json:"steps"`
+			} `json:"jobs"`
+		}
+		out := sacct("-j", steps, "--json")
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("--json: %v\n%s", err, out)
+		}
+		if doc.Meta.Plugin.Type != "openapi/dbv0.0.38" || len(doc.Jobs) != 1 || doc.Jobs[0].Name != "stepjob" ||
+			doc.Jobs[0].State.Current != "COMPLETED" || len(doc.Jobs[0].Steps) != 3 {
+			t.Fatalf("--json:\n%s", out)
+		}
+		var ids []string
+		for _, s := range doc.Jobs[0].Steps {
+			ids = append(ids, fmt.Sprint(s.Step.ID)+":"+s.State)
+		}
+		if got := strings.Join(ids, ","); got != "batch:COMPLETED,0:COMPLETED,1:FAILED" {
+			t.Errorf("--json steps %s", got)
+		}
+		if out := sacct("-j", steps, "-X", "--json"); strings.Contains(out, `"step": {`) {
+			t.Errorf("-X --json has steps:\n%s", out)
+		}
+	})
+	t.Run("yaml", func(t *testing.T) {
+		out := sacct("-j", bad, "--yaml")
+		if !strings.HasPrefix(out, "%YAML 1.1\n--- !!map\n!!str meta: !!map\n") || !strings.HasSuffix(out, "\n...\n") ||
+			!strings.Contains(out, "\n  !!str job_id: !!int "+bad+"\n") || !strings.Contains(out, "    !!str current: !!str FAILED\n") {
+			t.Errorf("--yaml:\n%s", out)
+		}
+	})
+	t.Run("batch script without job_script", func(t *testing.T) {
+		// AccountingStoreFlags has no job_script: Slurm's database has no script to show.
+		want := "Batch Script for " + ok + "\n" + strings.Repeat("-", 80) + "\nNONE\n\n"
+		if out := sacct("-B", "-j", ok); out != want {
+			t.Errorf("sacct -B = %q, want %q", out, want)
+		}
+	})
+	t.Run("filters", func(t *testing.T) {
+		gid := strconv.Itoa(os.Getgid())
+		n := strings.Count(sacct("-j", all, "-X", "-n", "-P", "-o", "jobid"), "\n")
+		for _, args := range [][]string{{"-q", "normal"}, {"-g", gid}, {"-i", "1"}, {"-D"}} {
+			if got := strings.Count(sacct(append([]string{"-j", all, "-X", "-n", "-P", "-o", "jobid"}, args...)...), "\n"); got != n {
+				t.Errorf("sacct %q: %d jobs, want %d", args, got, n)
+			}
+		}
+		for _, args := range [][]string{{"-A", "nosuchacct"}, {"-W", "nokey"}, {"-i", "2-4"}, {"-k", "5"}, {"-g", strconv.Itoa(os.Getgid() + 1)}} {
+			if out, errOut, _ := c.Run(t, "sacct", append([]string{"-j", all, "-X", "-n", "-P", "-o", "jobid"}, args...)...); out != "" {
+				t.Errorf("sacct %q = %q (%s)", args, out, errOut)
+			}
+		}
+		out, errOut, code := c.Run(t, "sacct", "-q", "high")
+		if out != "" || errOut != "sacct: error: You gave a bad qos 'high'. Valid QOS's are normal\nsacct: fatal: problem processing qos list\n" || code != 1 {
+			t.Errorf("sacct -q high = %q, %q, %d", out, errOut, code)
+		}
+		out, errOut, code = c.Run(t, "sacct", "-c")
+		if out != "" || errOut != "Slurm job completion is disabled\n" || code != 1 {
+			t.Errorf("sacct -c = %q, %q, %d", out, errOut, code)
+		}
+	})
+	t.Run("field widths and delimiters", func(t *testing.T) {
+		// %N right-justifies in N columns, %-N left-justifies, and a longer value is cut
+		// to N-1 characters and a "+" (man sacct, --format).
+		out := sacct("-j", bad, "-X", "-n", "-o", "jobid%-10,jobname%12,state%3")
+		if want := fmt.Sprintf("%-10s %12s %3s \n", bad, "badjob", "FA+"); out != want {
+			t.Errorf("widths = %q, want %q", out, want)
+		}
+		if out := sacct("-j", bad, "-X", "-n", "-p", "--delimiter=;", "-o", "jobid,state"); out != bad+";FAILED;\n" {
+			t.Errorf("-p --delimiter = %q", out)
+		}
+		if out := sacct("-j", bad, "-X", "-P", "-o", "jobid,exitcode"); out != "JobID|ExitCode\n"+bad+"|3:0\n" {
+			t.Errorf("-P = %q", out)
 		}
 	})
 	t.Run("controller restart keeps records", func(t *testing.T) {

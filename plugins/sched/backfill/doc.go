@@ -1,0 +1,20 @@
+// Package backfill is sched/backfill as Slurm 22.05 does it (src/plugins/sched/backfill):
+// the main scheduler's strict-priority pass runs at every call (builtin.Main, with
+// default_queue_depth and sched_interval), and every bf_interval seconds an EASY-style
+// backfill pass walks the pending jobs in priority order (at most bf_max_job_test, at most
+// bf_max_job_user per user) over a map of when resources free up: running jobs end at
+// StartTime+TimeLimit, jobs it reserves for hold their nodes from their expected start for
+// their time limit. A job whose earliest start is now starts (Start.Backfilled) only if it
+// fits beside every reservation made for higher-priority jobs; one that must wait gets a
+// reservation (Plan.Reservations, squeue --start) when it starts within bf_window.
+//
+// Differences from Slurm kept on purpose: reservations book CPUs and memory, not whole
+// nodes (Slurm's node_space map is node bitmaps), so a reservation leaves the rest of a
+// node usable; a pass never yields its locks, so bf_continue, bf_max_time and
+// bf_yield_interval have nothing to do; bf_resolution is the shortest time a reservation
+// holds, and expected start times are exact job end times (as Slurm's will-run test gives
+// them) rather than rounded.
+//
+// It imports plugins/scheduler, plugins/sched/{builtin,selection}, compat/states and the
+// standard library only.
+package backfill

@@ -1,0 +1,150 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+func nodes(n int, cpus uint32, mem uint64) []scheduler.Node {
+	var ns []scheduler.Node
+	for i := 1; i <= n; i++ {
+		ns = append(ns, scheduler.Node{Name: fmt.Sprintf("n%d", i), CPUs: cpus, RealMemory: mem, Usable: true})
+	}
+	return ns
+}
+
+func pend(id, prio uint32, part string, tasks uint32) scheduler.Job {
+	return scheduler.Job{ID: id, Priority: prio, Partition: part, State: scheduler.JobPending, Eligible: true,
+		SubmitTime: int64(id), MinNodes: 1, NumTasks: tasks, CPUsPerTask: 1, TimeLimit: 10}
+}
+
+func state(ns []scheduler.Node, parts map[string][]string, jobs ...scheduler.Job) scheduler.State {
+	s := scheduler.State{Seq: 1, Now: 1000, Nodes: ns, Jobs: jobs, Config: scheduler.Config{SelectTypeParameters: "CR_CPU"}}
+	for _, name := range []string{"p1", "p2"} {
+		if pn, ok := parts[name]; ok {
+			s.Partitions = append(s.Partitions, scheduler.Partition{Name: name, Nodes: pn, Up: true, MaxTime: scheduler.Infinite, MaxNodes: scheduler.Infinite})
+		}
+	}
+	return s
+}
+
+// outcome renders a plan as "start 3 n1:2 n2:1" and "reason 4 Priority" lines.
+func outcome(p scheduler.Plan) []string {
+	var out []string
+	for _, s := range p.Starts {
+		line := fmt.Sprintf("start %d", s.JobID)
+		for i, n := range s.Nodes {
+			line += fmt.Sprintf(" %s:%d", n, s.CPUs[i])
+		}
+		out = append(out, line)
+	}
+	for _, r := range p.Reasons {
+		out = append(out, fmt.Sprintf("reason %d %s", r.JobID, states.Reason(r.Reason)))
+	}
+	return out
+}
+
+func TestBuiltin_Schedule_Order(t *testing.T) {
+	two := map[string][]string{"p1": {"n1", "n2"}}
+	split := map[string][]string{"p1": {"n1"}, "p2": {"n2"}}
+	running := scheduler.Job{ID: 1, State: scheduler.JobRunning, Partition: "p1", Priority: 1, StartTime: 900, TimeLimit: 10,
+		Nodes: []string{"n1"}, CPUs: []uint32{4}, NumTasks: 4, MinNodes: 1, CPUsPerTask: 1}
+	held := pend(9, 0, "p1", 1)
+	held.Eligible = false
+	held.Reason = uint32(states.WaitHeld)
+	excl := pend(5, 10, "p1", 1)
+	excl.Exclusive = true
+	req := pend(6, 10, "p1", 1)
+	req.ReqNodes = []string{"n2"}
+	exc := pend(7, 10, "p1", 1)
+	exc.ExcNodes = []string{"n1"}
+	tpn := pend(8, 10, "p1", 4)
+	tpn.TasksPerNode = 2
+	tpn.MinNodes = 2
+	big := pend(4, 10, "p1", 100)
+	cases := []struct {
+		name string
+		s    scheduler.State
+		want []string
+	}{
+		{"fill in priority order", state(nodes(2, 4, 0), two, pend(2, 10, "p1", 3), pend(3, 20, "p1", 3)),
+			[]string{"start 3 n1:3", "start 2 n1:1 n2:2"}}, // as the controller did: block fill in config order
+		{"first blocked gets Resources, later Priority", state(nodes(2, 4, 0), two, pend(2, 30, "p1", 8), pend(3, 20, "p1", 1), pend(4, 10, "p1", 1)),
+			[]string{"start 2 n1:4 n2:4", "reason 3 Resources", "reason 4 Priority"}},
+		{"blocked partition does not block another", state(nodes(2, 4, 0), split, running, pend(2, 30, "p1", 1), pend(3, 20, "p2", 2)),
+			[]string{"start 3 n2:2", "reason 2 Resources"}},
+		{"ties by submit time then id", state(nodes(1, 2, 0), two, pend(3, 10, "p1", 1), pend(2, 10, "p1", 1), pend(4, 10, "p1", 1)),
+			[]string{"start 2 n1:1", "start 3 n1:1", "reason 4 Resources"}},
+		{"ineligible jobs are left to the controller", state(nodes(2, 4, 0), two, held, pend(2, 1, "p1", 1)),
+			[]string{"start 2 n1:1"}},
+		{"exclusive takes a whole idle node", state(nodes(2, 4, 0), two, running, excl),
+			[]string{"start 5 n2:4"}},
+		{"nodelist first", state(nodes(2, 4, 0), two, req), []string{"start 6 n2:1"}},
+		{"exclude never", state(nodes(2, 4, 0), two, exc), []string{"start 7 n2:1"}},
+		{"ntasks-per-node caps a node", state(nodes(2, 4, 0), two, tpn), []string{"start 8 n1:2 n2:2"}},
+		{"never fits is PartitionConfig, does not block", state(nodes(2, 4, 0), two, big, pend(2, 1, "p1", 1)),
+			[]string{"start 2 n1:1", "reason 4 PartitionConfig"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := New(c.s.Config)
+			if err := b.Sync(context.Background(), c.s); err != nil {
+				t.Fatal(err)
+			}
+			p, err := b.Schedule(context.Background(), c.s.Now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := outcome(p); !slices.Equal(got, c.want) {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestBuiltin_Schedule_Memory(t *testing.T) {
+	j := pend(2, 10, "p1", 4)
+	j.MemPerCPU = 300
+	for _, c := range []struct {
+		params string
+		want   []string
+	}{
+		{"CR_CPU", []string{"start 2 n1:4"}},              // memory not counted
+		{"CR_CPU_Memory", []string{"start 2 n1:3 n2:1"}},  // 1000 MiB holds 3 tasks
+		{"CR_Core_Memory", []string{"start 2 n1:3 n2:1"}}, // same without threads
+		{"CR_Memory", []string{"start 2 n1:3 n2:1"}},      // CPUs shared, memory counted
+	} {
+		s := state(nodes(2, 4, 1000), map[string][]string{"p1": {"n1", "n2"}}, j)
+		s.Config.SelectTypeParameters = c.params
+		b := New(s.Config)
+		_ = b.Sync(context.Background(), s)
+		p, _ := b.Schedule(context.Background(), s.Now)
+		if got := outcome(p); !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %q want %q", c.params, got, c.want)
+		}
+	}
+}
+
+func TestBuiltin_Schedule_CRMemorySharesCPUs(t *testing.T) {
+	running := scheduler.Job{ID: 1, State: scheduler.JobRunning, Partition: "p1", Nodes: []string{"n1"}, CPUs: []uint32{4}, Mem: 100}
+	j := pend(2, 10, "p1", 4)
+	j.MemPerNode = 500
+	s := state(nodes(1, 4, 1000), map[string][]string{"p1": {"n1"}}, running, j)
+	for params, want := range map[string][]string{
+		"CR_Memory":     {"start 2 n1:4"},
+		"CR_CPU_Memory": {"reason 2 Resources"},
+	} {
+		s.Config.SelectTypeParameters = params
+		b := New(s.Config)
+		_ = b.Sync(context.Background(), s)
+		p, _ := b.Schedule(context.Background(), s.Now)
+		if got := outcome(p); !slices.Equal(got, want) {
+			t.Errorf("%s: got %q want %q", params, got, want)
+		}
+	}
+}

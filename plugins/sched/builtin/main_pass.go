@@ -1,0 +1,69 @@
+package builtin
+
+import (
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+// Result is what one main pass decided.
+type Result struct {
+	Starts  []scheduler.Start
+	Reasons []scheduler.PendingReason
+	// Tested is how many jobs had a node selection tried (sdiag's depth).
+	Tested int
+	// DepthReached says the pass stopped at its queue depth with jobs left untested.
+	DepthReached bool
+}
+
+// Main runs Slurm's main scheduling pass over pending (already in priority order) with
+// pool holding what running jobs use; it books its starts in pool. depth > 0 stops after
+// that many jobs were tested (default_queue_depth); jobs past it keep their reasons.
+func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nodes []scheduler.Node, pool *selection.Pool, depth int) Result {
+	var r Result
+	blocked := map[string]bool{}
+	capacity := selection.NewCapacity(nodes)
+	for _, j := range pending {
+		if !j.Eligible || j.State != scheduler.JobPending {
+			continue // the controller has set its reason
+		}
+		part := parts(j.Partition)
+		if part == nil {
+			continue
+		}
+		reason := states.WaitNoReason
+		switch {
+		case !capacity.FitsEver(j, part):
+			reason = states.WaitPartConfig
+		case blocked[j.Partition]:
+			reason = states.WaitPriority
+		default:
+			if depth > 0 && r.Tested >= depth {
+				r.DepthReached = true
+				return r
+			}
+			r.Tested++
+			a, ok := pool.Select(j, part)
+			if !ok {
+				reason = states.WaitResources
+				blocked[j.Partition] = true
+				break
+			}
+			pool.Take(a, j.Exclusive)
+			r.Starts = append(r.Starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem})
+			continue
+		}
+		r.Reasons = append(r.Reasons, scheduler.PendingReason{JobID: j.ID, Reason: uint32(reason)})
+	}
+	return r
+}
+
+// PoolOf is the free resources of m's nodes after its running jobs.
+func PoolOf(m *scheduler.Mirror) *selection.Pool {
+	cfg := m.Config()
+	p := selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), m.Nodes())
+	for _, j := range m.Running() {
+		p.TakeJob(j)
+	}
+	return p
+}

@@ -1,0 +1,19 @@
+// Package selection chooses nodes for a job the way Slurm's select/cons_tres (and
+// select/linear) plugin does, from a Pool of the free resources of each node. It is shared
+// by every scheduler plugin Orbit ships (sched/builtin, sched/backfill, the examples), so
+// that they agree with each other and with the controller's verification on what "fits"
+// means.
+//
+// What is consumed follows SelectTypeParameters (see Mode): CR_CPU and CR_Core count CPUs
+// (they differ only on nodes with several threads per core, which a scheduler.Node does not
+// describe, so here they are the same), CR_Memory counts memory only (CPUs are shared
+// between jobs, a job still gets at most a node's CPUs), and the _Memory variants count
+// both. select/linear allocates whole nodes.
+//
+// --constraint is evaluated by ParseConstraint: features joined by & (AND) and | (OR, with
+// & binding tighter), and one bracketed matching-OR list [a|b|c] (every node of the job has
+// the same one of them, tried in order). Feature counts (a*2), parentheses and
+// node-changeable features are not supported and are reported as errors.
+//
+// It imports only plugins/scheduler and the standard library: a plugin author may link it.
+package selection

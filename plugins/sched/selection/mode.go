@@ -1,0 +1,33 @@
+package selection
+
+import "strings"
+
+// Mode is what the select plugin consumes, from SelectType and SelectTypeParameters.
+type Mode struct {
+	// CPUs are consumed: a CPU allocated to one job is not given to another.
+	CPUs bool
+	// Memory is consumed (the _Memory variants and CR_Memory).
+	Memory bool
+	// WholeNode is select/linear: every job takes whole nodes.
+	WholeNode bool
+}
+
+// ParseMode reads SelectType and SelectTypeParameters as slurmctld does. An empty
+// SelectTypeParameters counts CPUs only, as the controller's own scheduler always did.
+func ParseMode(selectType, params string) Mode {
+	m := Mode{CPUs: true}
+	if strings.EqualFold(strings.TrimSpace(selectType), "select/linear") {
+		m.WholeNode = true
+	}
+	for _, p := range strings.Split(params, ",") {
+		p = strings.ToUpper(strings.TrimSpace(p))
+		switch {
+		case p == "CR_MEMORY":
+			m.CPUs = false
+			m.Memory = true
+		case strings.HasPrefix(p, "CR_") && strings.HasSuffix(p, "_MEMORY"):
+			m.Memory = true
+		}
+	}
+	return m
+}

@@ -1,0 +1,194 @@
+package selection
+
+import (
+	"slices"
+
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+// Alloc is the nodes chosen for a job, the CPUs it gets on each and the MiB of memory it
+// counts on each (scheduler.Start's shape).
+type Alloc struct {
+	Nodes []string
+	CPUs  []uint32
+	Mem   uint64
+}
+
+// MemPerNode is the memory a job counts on a node where it has cpus CPUs.
+func MemPerNode(j *scheduler.Job, cpus uint32) uint64 {
+	switch {
+	case j.MemPerNode > 0:
+		return j.MemPerNode
+	case j.MemPerCPU > 0:
+		return j.MemPerCPU * uint64(cpus)
+	}
+	return 0
+}
+
+// Capacity answers FitsEver for the jobs of one pass: each partition's CPUs are summed
+// once, so a pass over many jobs stays linear in jobs plus nodes.
+type Capacity struct {
+	nodeCPUs map[string]uint32
+	partCPUs map[string]uint32
+}
+
+// NewCapacity is the capacity of nodes.
+func NewCapacity(nodes []scheduler.Node) *Capacity {
+	c := &Capacity{nodeCPUs: make(map[string]uint32, len(nodes)), partCPUs: map[string]uint32{}}
+	for _, n := range nodes {
+		c.nodeCPUs[n.Name] = n.CPUs
+	}
+	return c
+}
+
+// FitsEver says whether the job could run in its partition were every node there idle and
+// up, as the controller judges it (PartitionConfig otherwise): enough nodes, and enough
+// CPUs in the partition for its tasks.
+func (c *Capacity) FitsEver(j *scheduler.Job, part *scheduler.Partition) bool {
+	if uint32(len(part.Nodes)) < j.MinNodes {
+		return false
+	}
+	cpus, ok := c.partCPUs[part.Name]
+	if !ok {
+		seen := make(map[string]bool, len(part.Nodes))
+		for _, name := range part.Nodes {
+			if !seen[name] {
+				seen[name] = true
+				cpus += c.nodeCPUs[name]
+			}
+		}
+		c.partCPUs[part.Name] = cpus
+	}
+	return j.NumTasks*max(j.CPUsPerTask, 1) <= cpus
+}
+
+// Select chooses nodes for j in part from what p has free, or returns false. Like
+// select/cons_tres: --nodelist nodes are taken first (all of them or nothing), --exclude
+// nodes never, then nodes in configuration order; tasks fill each node before the next
+// (block distribution) after every node got one; --ntasks-per-node caps a node; --exclusive
+// (and select/linear) takes whole idle nodes. A bad --constraint never fits.
+func (p *Pool) Select(j *scheduler.Job, part *scheduler.Partition) (Alloc, bool) {
+	c, err := ParseConstraint(j.Features)
+	if err != nil {
+		return Alloc{}, false
+	}
+	if c.Match == nil {
+		return p.selectWith(j, part, c, "")
+	}
+	for _, alt := range c.Match {
+		if a, ok := p.selectWith(j, part, c, alt); ok {
+			return a, true
+		}
+	}
+	return Alloc{}, false
+}
+
+type cand struct {
+	name string
+	cap  uint32 // tasks the node can take now
+}
+
+func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constraint, alt string) (Alloc, bool) {
+	cpt := max(j.CPUsPerTask, 1)
+	whole := j.Exclusive || p.Mode.WholeNode
+	capOf := func(name string) (uint32, bool) {
+		f := p.nodes[name]
+		if f == nil || !f.Node.Usable || f.Exclusive > 0 || !c.matches(f.Node.Features, alt) {
+			return 0, false
+		}
+		if whole && f.Jobs > 0 {
+			return 0, false
+		}
+		free := f.Node.CPUs
+		if p.Mode.CPUs && !whole {
+			free -= min(f.AllocCPUs, free)
+		}
+		n := free / cpt
+		if j.TasksPerNode > 0 {
+			n = min(n, j.TasksPerNode)
+		}
+		if p.Mode.Memory && MemPerNode(j, cpt) > 0 {
+			avail := f.Node.RealMemory - min(f.AllocMem, f.Node.RealMemory)
+			if j.MemPerNode > 0 {
+				if avail < j.MemPerNode {
+					return 0, false
+				}
+			} else {
+				n = min(n, uint32(avail/j.MemPerCPU/uint64(cpt)))
+			}
+		}
+		return n, n > 0
+	}
+	var chosen []cand
+	var total uint32
+	seen := map[string]bool{}
+	for _, name := range j.ReqNodes {
+		if seen[name] {
+			continue
+		}
+		n, ok := capOf(name)
+		if !ok || !slices.Contains(part.Nodes, name) {
+			return Alloc{}, false
+		}
+		chosen = append(chosen, cand{name, n})
+		total += n
+		seen[name] = true
+	}
+	// The partition's nodes are scanned without a per-node map (this runs once per job and
+	// candidate time in a backfill pass); a name listed twice is caught against the few
+	// nodes chosen so far.
+	for _, name := range part.Nodes {
+		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
+			break
+		}
+		if seen[name] || slices.Contains(j.ExcNodes, name) {
+			continue
+		}
+		n, ok := capOf(name)
+		if !ok || slices.ContainsFunc(chosen, func(c cand) bool { return c.name == name }) {
+			continue
+		}
+		chosen = append(chosen, cand{name, n})
+		total += n
+	}
+	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
+		return Alloc{}, false
+	}
+	if j.MaxNodes != 0 && uint32(len(chosen)) > j.MaxNodes {
+		return Alloc{}, false
+	}
+	// One task per node first, then fill in order.
+	tasks := make([]uint32, len(chosen))
+	left := j.NumTasks
+	for i := range chosen {
+		tasks[i] = 1
+		left -= min(left, 1)
+	}
+	for i := range chosen {
+		add := min(left, chosen[i].cap-tasks[i])
+		tasks[i] += add
+		left -= add
+	}
+	var a Alloc
+	for i, cd := range chosen {
+		a.Nodes = append(a.Nodes, cd.name)
+		cpus := tasks[i] * cpt
+		if whole {
+			cpus = p.nodes[cd.name].Node.CPUs
+		}
+		a.CPUs = append(a.CPUs, cpus)
+		if p.Mode.Memory {
+			// Memory follows the CPUs the tasks use (an --exclusive job's spare CPUs do not
+			// multiply --mem-per-cpu).
+			a.Mem = max(a.Mem, MemPerNode(j, tasks[i]*cpt))
+		}
+	}
+	// One memory figure is counted on every node (Start.Mem), so it must fit on each of
+	// them, including nodes that got fewer tasks than the busiest one.
+	for _, name := range a.Nodes {
+		if f := p.nodes[name]; p.Mode.Memory && f.AllocMem+a.Mem > f.Node.RealMemory {
+			return Alloc{}, false
+		}
+	}
+	return a, true
+}

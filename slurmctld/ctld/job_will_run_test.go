@@ -1,0 +1,118 @@
+package ctld_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmctld/ctld"
+)
+
+func (f *fixture) willRun(d *wire.JobDesc) (*wire.JobWillRunReply, error) {
+	rep := new(wire.JobWillRunReply)
+	err := f.call(0, wire.MsgJobWillRun, &wire.JobWillRunRequest{Job: *d}, rep)
+	return rep, err
+}
+
+func wireErrno(err error) int32 {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return we.Errno
+	}
+	return -1
+}
+
+// TestWillRun_AnswersWithoutSubmitting: sbatch --test-only on idle nodes starts now on the
+// first node; the test stores no job but uses up the id the job would have had, as Slurm's
+// job_allocate does; refusals carry a submission's errors.
+func TestWillRun_AnswersWithoutSubmitting(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	f := newFixture(t, ctld.TestConfig{Nodes: 2, CPUs: 4, Now: func() time.Time { return now }})
+	f.startNodes("n1", "n2")
+	d := script("true")
+	d.NumTasks = 2
+	rep, err := f.willRun(d)
+	if err != nil {
+		t.Fatalf("will-run: %v", err)
+	}
+	if rep.StartTime != now.Unix() || rep.NodeList != "n1" || rep.ProcCnt != 2 || rep.Partition != "debug" {
+		t.Errorf("will-run: %+v, want start %d on n1 with 2 CPUs in debug", rep, now.Unix())
+	}
+	again, err := f.willRun(script("true"))
+	if err != nil || again.JobID != rep.JobID+1 {
+		t.Errorf("second will-run: id %d (%v), want %d", again.JobID, err, rep.JobID+1)
+	}
+	if id := f.mustSubmit(script("true")); id != rep.JobID+2 {
+		t.Errorf("submit after two tests got id %d, want %d", id, rep.JobID+2)
+	}
+	infos := new(wire.JobInfoReply)
+	if err := f.call(0, wire.MsgJobInfo, &wire.JobInfoRequest{JobIDs: []uint32{rep.JobID, again.JobID}}, infos); err == nil && len(infos.Jobs) != 0 {
+		t.Errorf("a test left jobs behind: %+v", infos.Jobs)
+	}
+
+	bad := script("true")
+	bad.Partition = "nosuch"
+	if _, err := f.willRun(bad); wireErrno(err) != 2000 {
+		t.Errorf("invalid partition: %v, want errno 2000", err)
+	}
+	wide := script("true")
+	wide.MinNodes = 3
+	if _, err := f.willRun(wide); wireErrno(err) != 2014 {
+		t.Errorf("3 nodes of 2: %v, want errno 2014 (Requested node configuration is not available)", err)
+	}
+	big := script("true")
+	big.NumTasks = 9
+	if _, err := f.willRun(big); wireErrno(err) != 2014 {
+		t.Errorf("9 CPUs of 8: %v, want errno 2014", err)
+	}
+}
+
+// TestWillRun_BusyNodesBeginAndQueue: with the nodes busy the answer is the end of the
+// running job whose end frees room; a begin time is the earliest start; pending jobs of at
+// least the tested job's priority push the start by their CPU-minutes over the partition's
+// CPUs (Slurm's _delayed_job_start_time).
+func TestWillRun_BusyNodesBeginAndQueue(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	f := newFixture(t, ctld.TestConfig{Nodes: 2, CPUs: 4, Now: func() time.Time { return now }})
+	f.startNodes("n1", "n2")
+	long := script("sleep 1000")
+	long.NumTasks, long.TimeLimit = 4, 30
+	short := script("sleep 1000")
+	short.NumTasks, short.TimeLimit = 4, 10
+	f.waitState(f.mustSubmit(long), states.JobRunning)  // n1 until now+30min
+	f.waitState(f.mustSubmit(short), states.JobRunning) // n2 until now+10min
+
+	d := script("true")
+	d.NumTasks = 3
+	rep, err := f.willRun(d)
+	if err != nil {
+		t.Fatalf("will-run: %v", err)
+	}
+	if rep.StartTime != now.Unix()+600 || rep.NodeList != "n2" || rep.ProcCnt != 3 {
+		t.Errorf("busy nodes: %+v, want start %d on n2 with 3 CPUs", rep, now.Unix()+600)
+	}
+	d.NumTasks = 8
+	if rep, err = f.willRun(d); err != nil || rep.StartTime != now.Unix()+1800 || rep.NodeList != "n[1-2]" {
+		t.Errorf("both nodes: %+v %v, want start %d on n[1-2]", rep, err, now.Unix()+1800)
+	}
+
+	later := script("true")
+	later.NumTasks = 3
+	later.BeginTime = now.Unix() + 7200
+	if rep, err = f.willRun(later); err != nil || rep.StartTime != later.BeginTime {
+		t.Errorf("begin time: %+v %v, want start %d", rep, err, later.BeginTime)
+	}
+
+	// A pending job ahead (5 minutes on one node of 4 CPUs = 20 CPU-minutes over 8 CPUs,
+	// 2 minutes in Slurm's integer arithmetic) delays the answer by 120 s.
+	ahead := script("true")
+	ahead.TimeLimit = 5
+	ahead.BeginTime = now.Unix() + 3600
+	f.mustSubmit(ahead)
+	d.NumTasks = 3
+	if rep, err = f.willRun(d); err != nil || rep.StartTime != now.Unix()+600+120 {
+		t.Errorf("queue ahead: %+v %v, want start %d", rep, err, now.Unix()+600+120)
+	}
+}

@@ -1,0 +1,222 @@
+package ctld
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"strconv"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+// schedPlugin is the scheduler plugin and the controller's record of what it was last sent.
+// Only the scheduling loop touches it, except resv (read by job info under c.mu).
+type schedPlugin struct {
+	sched  scheduler.Scheduler
+	seq    uint64
+	synced bool
+	sent   sentState
+	// resv are the plan's expected starts of pending jobs (squeue --start), guarded by c.mu.
+	resv map[uint32]scheduler.Reservation
+}
+
+// close closes a plugin that is an io.Closer (the plugin host kills its process).
+func (p *schedPlugin) close(log *slog.Logger) {
+	if cl, ok := p.sched.(io.Closer); ok {
+		if err := cl.Close(); err != nil {
+			log.Error("closing the scheduler plugin", "err", err)
+		}
+	}
+}
+
+// planCycle is one scheduling cycle run by a plugin (DESIGN.md §6):
+//
+//  1. under the lock, the controller decides eligibility and sets its own pending reasons
+//     (held, begin time, dependency, partition, array throttle; sched_loop.go's
+//     eligibility), and computes what changed since the plugin's last cycle;
+//  2. without the lock, it sends the plugin that delta (a full Sync when the plugin is new,
+//     restarted or asks for one) and asks for a plan;
+//  3. under the lock again, every start is verified against the tables as they are now
+//     (sched_verify.go) and applied through the one start path (startChange, apply); refused
+//     entries are logged and dropped. Reasons and reservations are kept in memory.
+//
+// A plugin that fails or misses its deadline makes no plan this cycle: jobs wait with their
+// reasons, and the next cycle resyncs (the host restarts a dead plugin).
+func (c *Controller) planCycle() {
+	now := c.now().Unix()
+	c.mu.Lock()
+	running := c.t.runningTasks()
+	elig := map[uint32]states.Reason{}
+	var invalid []uint32
+	for _, j := range c.t.jobs {
+		if !j.state().IsPending() || j.state().IsCompleting() {
+			continue
+		}
+		reason, inval := c.eligibility(j, now, running)
+		if inval {
+			invalid = append(invalid, j.JobID)
+		}
+		elig[j.JobID] = reason
+		if reason != states.WaitNoReason && j.Reason != uint32(reason) {
+			n := j.clone()
+			n.Reason = uint32(reason)
+			c.t.jobs[j.JobID] = n // memory only: reasons are recomputed every cycle
+		}
+	}
+	cur := c.snapshot(elig, now)
+	c.mu.Unlock()
+	if len(invalid) > 0 {
+		c.cancelInvalidDeps(invalid, now)
+	}
+
+	plan, ok := c.askPlan(cur, now)
+	if !ok {
+		return
+	}
+
+	c.mu.Lock()
+	starts, more := c.applyPlan(plan, now)
+	c.mu.Unlock()
+	if more {
+		c.wake() // an array started a task and has more pending: the next one next cycle
+	}
+	c.launchStarted(starts)
+}
+
+// askPlan brings the plugin up to date with cur and asks it for a plan. It reports false
+// when there is no plan this cycle (the plugin failed; it is logged).
+func (c *Controller) askPlan(cur sentState, now int64) (scheduler.Plan, bool) {
+	p := &c.plug
+	ctx := c.ctx
+	var err error
+	if p.synced {
+		p.seq++
+		err = p.sched.Update(ctx, p.sent.delta(cur, p.seq, now))
+	}
+	if !p.synced || errors.Is(err, scheduler.ErrResync) {
+		p.seq++
+		err = p.sched.Sync(ctx, cur.state(c.schedConfig(), p.seq, now))
+	}
+	if err != nil {
+		p.synced = false
+		c.log.Warn("scheduler plugin not updated; no plan this cycle", "err", err)
+		return scheduler.Plan{}, false
+	}
+	p.synced, p.sent = true, cur
+	plan, err := p.sched.Schedule(ctx, now)
+	if err != nil {
+		// A resync is due whatever happened: the plugin may be a new process.
+		p.synced = false
+		if !errors.Is(err, scheduler.ErrResync) {
+			c.log.Warn("scheduler plugin made no plan; jobs wait", "err", err)
+		}
+		return scheduler.Plan{}, false
+	}
+	return plan, true
+}
+
+// schedConfig is the part of slurm.conf a plugin reads.
+func (c *Controller) schedConfig() scheduler.Config {
+	return scheduler.Config{
+		SchedulerType:        c.cfg.SchedulerType,
+		SchedulerParameters:  c.cfg.SchedulerParameters,
+		SelectType:           c.cfg.SelectType,
+		SelectTypeParameters: c.cfg.SelectTypeParameters,
+		PriorityType:         c.cfg.PriorityType,
+	}
+}
+
+// applyPlan verifies and applies the plan's starts in order, then its pending reasons and
+// reservations. Called with c.mu held.
+func (c *Controller) applyPlan(plan scheduler.Plan, now int64) (starts []started, more bool) {
+	done := map[uint32]bool{} // jobs this plan already started: at most once each
+	running := c.t.runningTasks()
+	for _, s := range plan.Starts {
+		j, a, err := c.verifyStart(s, now, running, done)
+		if err != nil {
+			c.log.Warn("scheduler plan entry refused", "job", s.JobID, "nodes", s.Nodes, "why", err.Error())
+			continue
+		}
+		done[s.JobID] = true
+		ch, id := c.startChange(j, a, now) // an array task is split off (job_array.go)
+		pend, err := c.apply(ch)
+		if err != nil {
+			c.log.Error("cannot start job", "job", j.JobID, "err", err)
+			continue
+		}
+		starts = append(starts, started{jobID: id, p: pend})
+		if j.ArrayJobID != 0 {
+			running[j.ArrayJobID]++
+			more = more || len(j.ArrayPending) > 1
+		}
+	}
+	// Pending reasons of eligible jobs are the plugin's; a reject is shown as its reason too
+	// (the job stays pending, as Slurm leaves a job it cannot schedule). An eligible job the
+	// plan says nothing about loses a stale controller reason (a begin time that passed).
+	given := map[uint32]uint32{}
+	for _, r := range plan.Reasons {
+		given[r.JobID] = r.Reason
+	}
+	for _, r := range plan.Rejects {
+		given[r.JobID] = r.Reason
+	}
+	for id, j := range c.t.jobs {
+		if done[id] || !j.state().IsPending() || j.state().IsCompleting() {
+			continue
+		}
+		if e, _ := c.eligibility(j, now, running); e != states.WaitNoReason {
+			continue // the controller's own reason wins
+		}
+		reason, ok := given[id]
+		if !ok || !validReason(reason) {
+			if !staleReason(states.Reason(j.Reason)) {
+				continue
+			}
+			reason = uint32(states.WaitNoReason)
+		}
+		if j.Reason != reason {
+			n := j.clone()
+			n.Reason = reason
+			c.t.jobs[id] = n // memory only
+		}
+	}
+	if len(plan.Resizes) > 0 {
+		c.log.Warn("scheduler plan resizes ignored: no malleable jobs yet", "resizes", len(plan.Resizes))
+	}
+	resv := make(map[uint32]scheduler.Reservation, len(plan.Reservations))
+	for _, r := range plan.Reservations {
+		if j := c.t.jobs[r.JobID]; j != nil && j.state().IsPending() && !done[r.JobID] {
+			resv[r.JobID] = r
+		}
+	}
+	c.plug.resv = resv
+	return starts, more
+}
+
+// staleReason says whether r is a reason only the controller gives (eligibility), which no
+// longer holds once the job is eligible.
+func staleReason(r states.Reason) bool {
+	switch r {
+	case states.WaitNoReason, states.WaitResources, states.WaitPriority:
+		return false
+	}
+	return true
+}
+
+// validReason says whether r is a pending reason Orbit knows (a plugin cannot make squeue
+// print garbage).
+func validReason(r uint32) bool {
+	name := states.Reason(r).String()
+	return name != "" && name != strconv.FormatUint(uint64(r), 10)
+}
+
+// expectedStart is a pending job's expected start from the last plan (squeue --start,
+// scontrol's StartTime), or false when the plan gave none. Called with c.mu held.
+func (c *Controller) expectedStart(jobID uint32) (start int64, nodes []string, ok bool) {
+	r, ok := c.plug.resv[jobID]
+	if !ok {
+		return 0, nil, false
+	}
+	return r.StartTime, r.Nodes, true
+}

@@ -1,0 +1,94 @@
+package ctld
+
+import (
+	"strings"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/store"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// schedLoop runs a scheduling cycle when woken (submit, completion, cancel, node change) and
+// every SchedInterval: the scheduler plugin plans, the controller verifies and applies.
+func (c *Controller) schedLoop() {
+	defer c.wg.Done()
+	tick := time.NewTicker(c.interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-c.kick:
+		case <-tick.C:
+		}
+		c.recalcPriorities()
+		c.stats.cycle(c, c.planCycle) // the plugin's plan, verified (sched_cycle.go); sdiag's statistics
+	}
+}
+
+// started is a job a pass started, with the commit that makes its RUNNING state durable.
+type started struct {
+	jobID uint32
+	p     *store.Pending
+}
+
+// eligibility is the controller's own verdict on pending job j, whoever schedules: the
+// reason it cannot start now whatever the resources (held, begin time, dependency, array
+// throttle, partition down or limits), or WaitNoReason when only resources and order keep it
+// pending. invalidDep reports a --kill-on-invalid-dep job whose dependency failed (the caller
+// cancels it outside the lock). Called with c.mu held.
+func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uint32) (reason states.Reason, invalidDep bool) {
+	part := c.t.parts[j.Partition]
+	reason = states.WaitNoReason
+	dep, _ := c.t.dependency(j, now) // job_depend.go
+	switch {
+	case part == nil:
+		reason = states.WaitPartDown
+	case j.Priority == 0:
+		reason = heldReason(j)
+	case j.EligibleTime > now:
+		reason = states.WaitTime
+	case dep != states.WaitNoReason:
+		reason = dep
+		invalidDep = dep == states.WaitDepInvalid && c.killInvalidDep(j)
+	case j.throttled(running):
+		reason = states.WaitArrayTaskLimit
+	case !strings.EqualFold(part.conf.State, "UP") && part.conf.State != "":
+		reason = states.WaitPartDown
+		if strings.EqualFold(part.conf.State, "INACTIVE") {
+			reason = states.WaitPartInactive
+		}
+	case j.TimeLimit != wire.Infinite && part.conf.MaxTime != wire.Infinite && j.TimeLimit > part.conf.MaxTime:
+		reason = states.WaitPartTimeLimit
+	case part.conf.MaxNodes != wire.Infinite && j.MinNodes > part.conf.MaxNodes,
+		j.MinNodes < part.conf.MinNodes,
+		j.MinNodes > uint32(len(part.nodes)): // Slurm checks the partition's node count with its limits
+		reason = states.WaitPartNodeLimit
+	case !c.t.fitsEver(j, part):
+		reason = states.WaitPartConfig
+	}
+	return reason, invalidDep
+}
+
+// launchStarted waits for each start of a pass to be durable, then launches the job (or its
+// PrologSlurmctld). A start that did not become durable is never launched.
+func (c *Controller) launchStarted(starts []started) {
+	for _, s := range starts {
+		if err := s.p.Wait(c.ctx); err != nil {
+			c.log.Error("job start not durable; not launched", "job", s.jobID, "err", err)
+			continue
+		}
+		c.mu.RLock()
+		j := c.t.jobs[s.jobID]
+		c.mu.RUnlock()
+		if j == nil {
+			continue
+		}
+		c.log.Info("job started", "job", s.jobID, "nodes", j.Nodes)
+		if c.startPrologSlurmctld(s.jobID) { // prolog_slurmctld.go: it launches the job
+			continue
+		}
+		c.send(agentTask{kind: taskLaunch, jobID: s.jobID, node: j.batchHost()})
+	}
+}

@@ -1,0 +1,106 @@
+package ctld
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+// verifyStart checks one plan entry against the tables as they are now, counting the starts
+// this plan already applied (apply updates the nodes' allocations at once), and returns the
+// job and the allocation to start it with. A plugin proposes; only what still holds here is
+// applied, so a faulty or stale plan can never double-book a node, exceed a partition's
+// limits or start a job the controller does not consider eligible. done holds the jobs this
+// plan started already. Called with c.mu held.
+func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint32]uint32, done map[uint32]bool) (*jobRecord, allocation, error) {
+	j := c.t.jobs[s.JobID]
+	switch {
+	case j == nil:
+		return nil, allocation{}, fmt.Errorf("no such job")
+	case done[s.JobID]:
+		return nil, allocation{}, fmt.Errorf("started already in this plan")
+	case !j.state().IsPending() || j.state().IsCompleting():
+		return nil, allocation{}, fmt.Errorf("job is %s, not pending", j.state())
+	}
+	if r, _ := c.eligibility(j, now, running); r != states.WaitNoReason {
+		return nil, allocation{}, fmt.Errorf("job is not eligible: %s", r)
+	}
+	part := c.t.parts[j.Partition]
+	n := uint32(len(s.Nodes))
+	switch {
+	case n == 0:
+		return nil, allocation{}, fmt.Errorf("no nodes")
+	case len(s.CPUs) != len(s.Nodes):
+		return nil, allocation{}, fmt.Errorf("%d nodes but %d CPU counts", len(s.Nodes), len(s.CPUs))
+	case n < j.MinNodes:
+		return nil, allocation{}, fmt.Errorf("%d nodes, job needs at least %d", n, j.MinNodes)
+	case j.MaxNodes != 0 && n > j.MaxNodes:
+		return nil, allocation{}, fmt.Errorf("%d nodes, job allows at most %d", n, j.MaxNodes)
+	case part.conf.MaxNodes != wire.Infinite && n > part.conf.MaxNodes:
+		return nil, allocation{}, fmt.Errorf("%d nodes exceed partition %s MaxNodes=%d", n, part.conf.Name, part.conf.MaxNodes)
+	}
+	var req, exc []string
+	if j.Desc.ReqNodes != "" {
+		req, _ = hostlist.Expand(j.Desc.ReqNodes)
+	}
+	if j.Desc.ExcNodes != "" {
+		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
+	}
+	for _, r := range req {
+		if !slices.Contains(s.Nodes, r) {
+			return nil, allocation{}, fmt.Errorf("requested node %s (--nodelist) not in the allocation", r)
+		}
+	}
+	cpt := max(j.CPUsPerTask, 1)
+	a := allocation{}
+	var total uint32
+	for i, name := range s.Nodes {
+		node := c.t.nodes[name]
+		cpus := s.CPUs[i]
+		switch {
+		case node == nil:
+			return nil, allocation{}, fmt.Errorf("unknown node %s", name)
+		case slices.Contains(s.Nodes[:i], name):
+			return nil, allocation{}, fmt.Errorf("node %s named twice", name)
+		case !inList(part.nodes, name):
+			return nil, allocation{}, fmt.Errorf("node %s is not in partition %s", name, j.Partition)
+		case inList(exc, name):
+			return nil, allocation{}, fmt.Errorf("node %s is excluded (--exclude)", name)
+		case !node.usable():
+			return nil, allocation{}, fmt.Errorf("node %s is %s", name, node.displayState())
+		case node.exclusive > 0:
+			return nil, allocation{}, fmt.Errorf("node %s is held by an exclusive job", name)
+		case j.Exclusive && node.jobs > 0:
+			return nil, allocation{}, fmt.Errorf("exclusive job on node %s, which runs jobs", name)
+		case j.Exclusive && cpus != node.cpus():
+			return nil, allocation{}, fmt.Errorf("exclusive job given %d of node %s's %d CPUs", cpus, name, node.cpus())
+		case cpus < cpt:
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than one task's %d", cpus, name, cpt)
+		case node.allocCPUs+cpus > node.cpus():
+			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, cpus, node.cpus())
+		case j.TasksPerNod > 0 && !j.Exclusive && cpus > j.TasksPerNod*cpt:
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed --ntasks-per-node=%d", cpus, name, j.TasksPerNod)
+		}
+		if c.trackMem {
+			a.mem = max(a.mem, j.memPerNode(cpus))
+		}
+		total += cpus / cpt
+		a.nodes = append(a.nodes, name)
+		a.cpus = append(a.cpus, cpus)
+	}
+	if total < j.NumTasks {
+		return nil, allocation{}, fmt.Errorf("room for %d tasks of %d CPUs, job needs %d", total, cpt, j.NumTasks)
+	}
+	// The memory counted is the controller's, from the request (as selection counts it: the
+	// largest per-node need on every node), whatever Mem the plan says.
+	for _, name := range a.nodes {
+		if node := c.t.nodes[name]; a.mem > 0 && node.allocMem+a.mem > node.conf.RealMemory {
+			return nil, allocation{}, fmt.Errorf("node %s memory over-allocated: %d MiB in use + %d > %d", name, node.allocMem, a.mem, node.conf.RealMemory)
+		}
+	}
+	return j, a, nil
+}
