@@ -30,25 +30,36 @@ const WaitBound = 60 * time.Second
 // command's arguments.
 type Case struct{ Name, Env, Args string }
 
-// ReadCases reads a tab-separated cases file, skipping blank lines and comments.
+// ReadCases reads a tab-separated cases file of name, environment and arguments.
 func ReadCases(t *testing.T, path string) []Case {
+	var out []Case
+	for _, f := range ReadTable(t, path, 3) {
+		out = append(out, Case{f[0], f[1], f[2]})
+	}
+	return out
+}
+
+// ReadTable reads a file of n tab-separated fields a line (the last takes the rest of the
+// line), skipping blank lines and # comments; a line with fewer fields fails the test.
+func ReadTable(t *testing.T, path string, n int) [][]string {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []Case
+	var out [][]string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		parts := strings.SplitN(line, "\t", 3)
-		if len(parts) != 3 {
+		parts := strings.SplitN(line, "\t", n)
+		if len(parts) != n {
 			t.Fatalf("%s: bad line %q", path, line)
 		}
-		out = append(out, Case{parts[0], parts[1], parts[2]})
+		out = append(out, parts)
 	}
 	return out
 }

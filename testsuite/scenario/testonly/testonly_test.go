@@ -5,8 +5,6 @@
 package testonly
 
 import (
-	"bufio"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -29,23 +27,9 @@ func normalise(s string) string {
 type testCase struct{ name, cmd, args string }
 
 func readCases(t *testing.T) []testCase {
-	f, err := os.Open("cases.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []testCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		p := strings.SplitN(line, "\t", 3)
-		if len(p) != 3 {
-			t.Fatalf("cases.txt: bad line %q", line)
-		}
-		out = append(out, testCase{p[0], p[1], p[2]})
+	for _, f := range refcase.ReadTable(t, "cases.txt", 3) {
+		out = append(out, testCase{f[0], f[1], f[2]})
 	}
 	return out
 }

@@ -6,7 +6,6 @@
 package live
 
 import (
-	"bufio"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -37,23 +36,9 @@ func normalise(s, uid string) string {
 type testCase struct{ name, args string }
 
 func readCases(t *testing.T) []testCase {
-	f, err := os.Open("cases.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []testCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		p := strings.SplitN(line, "\t", 2)
-		if len(p) != 2 {
-			t.Fatalf("cases.txt: bad line %q", line)
-		}
-		out = append(out, testCase{p[0], p[1]})
+	for _, f := range refcase.ReadTable(t, "cases.txt", 2) {
+		out = append(out, testCase{f[0], f[1]})
 	}
 	return out
 }
