@@ -1,6 +1,23 @@
 package scheduler
 
-import plugin "github.com/hashicorp/go-plugin"
+import (
+	plugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+)
+
+// MaxMessage bounds one Sync, Delta or Plan on the wire. gRPC's default (4 MiB) is a State
+// of about 12,000 jobs; a 100,000-job queue on 20,000 nodes is some 40 MiB, so the limit
+// is set far above it on both sides.
+const MaxMessage = 1 << 30
+
+// GRPCServer is the plugin side's gRPC server with MaxMessage for both directions.
+func GRPCServer(opts []grpc.ServerOption) *grpc.Server {
+	return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(MaxMessage), grpc.MaxSendMsgSize(MaxMessage))...)
+}
+
+// GRPCDialOptions are the controller side's call options with MaxMessage.
+var GRPCDialOptions = []grpc.DialOption{grpc.WithDefaultCallOptions(
+	grpc.MaxCallRecvMsgSize(MaxMessage), grpc.MaxCallSendMsgSize(MaxMessage))}
 
 // PluginName is the name a scheduler is dispensed under in the go-plugin plugin set.
 const PluginName = "scheduler"

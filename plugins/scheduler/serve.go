@@ -30,7 +30,7 @@ func Serve(s Scheduler) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		Plugins:         pluginSet(s),
-		GRPCServer:      plugin.DefaultGRPCServer,
+		GRPCServer:      GRPCServer,
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Name:   "sched",
 			Output: os.Stderr,

@@ -167,6 +167,7 @@ func (h *Host) spawnLocked() error {
 			Plugins:          plugin.PluginSet{scheduler.PluginName: &scheduler.GRPCPlugin{}},
 			Cmd:              cmd,
 			AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+			GRPCDialOptions:  scheduler.GRPCDialOptions,
 			StartTimeout:     startTimeout,
 			Logger:           newHCLogger(h.log),
 		})

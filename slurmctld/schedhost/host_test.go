@@ -162,3 +162,23 @@ func FuzzExecutableName(f *testing.F) {
 		}
 	})
 }
+
+// TestHost_LargeStateSync sends a State far over gRPC's default 4 MiB message limit (a
+// 50,000-job queue): the plugin must take it, or a large cluster would never be scheduled.
+func TestHost_LargeStateSync(t *testing.T) {
+	h := start(t, schedhost.Options{})
+	s := state(1, "")
+	for i := range 50000 {
+		j := s.Jobs[0]
+		j.ID = uint32(100 + i)
+		j.Name = "a-job-name-of-some-length"
+		s.Jobs = append(s.Jobs, j)
+	}
+	ctx := context.Background()
+	if err := h.Sync(ctx, s); err != nil {
+		t.Fatalf("Sync of %d jobs: %v", len(s.Jobs), err)
+	}
+	if _, err := h.Schedule(ctx, 1); err != nil {
+		t.Fatalf("Schedule after a large Sync: %v", err)
+	}
+}
