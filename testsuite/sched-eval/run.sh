@@ -13,9 +13,14 @@
 # change), so analysis.md, appended to the report, stays true until the scheduler code does.
 set -eu
 reuse=
-if [ "${1:-}" = --reuse ]; then
-	reuse=$(cd "${2:?--reuse needs a directory}" && pwd)
-fi
+case "${1:-}" in
+"") ;;
+--reuse) reuse=$(cd "${2:?--reuse needs a directory}" && pwd) ;;
+*)
+	echo "usage: run.sh [--reuse DIR]" >&2
+	exit 2
+	;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 trace=${KTH_SWF:-$repo/../shared/workloads/KTH-SP2-1996-2.swf}
