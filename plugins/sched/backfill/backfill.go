@@ -147,7 +147,7 @@ func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []schedu
 		tested++
 		perUser[j.UserID]++
 		lim := limitSecs(j, part)
-		t, a, ok := earliest(empty, held, j, part, now, windowEnd, lim, res)
+		t, a, ok := earliest(empty, held, j, part, now, windowEnd, lim)
 		if !ok {
 			continue
 		}
@@ -170,20 +170,17 @@ func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []schedu
 }
 
 // earliest is the first time in [now, windowEnd] at which j fits for lim seconds beside
-// everything held, and where. The times tried are now and every end of something held,
-// rounded up to bf_resolution as Slurm's backfill map is. One sweep over the times books
+// everything held, and where. The times tried are now and every end of something held
+// (rounding them to bf_resolution would push reservations later and let lower-priority
+// jobs delay the true earliest start). One sweep over the times books
 // what overlaps [t, t+lim) into a single pool, adding holds as the window reaches their
 // start and releasing them once they end, so a job costs one pass over the holds plus one
 // node selection per time tried.
-func earliest(empty *selection.Pool, held []busy, j *scheduler.Job, part *scheduler.Partition, now, windowEnd, lim, res int64) (int64, selection.Alloc, bool) {
+func earliest(empty *selection.Pool, held []busy, j *scheduler.Job, part *scheduler.Partition, now, windowEnd, lim int64) (int64, selection.Alloc, bool) {
 	times := []int64{now}
 	for _, h := range held {
 		if h.end > now && h.end <= windowEnd {
-			t := h.end
-			if res > 1 {
-				t = now + (t-now+res-1)/res*res
-			}
-			times = append(times, min(t, windowEnd))
+			times = append(times, h.end)
 		}
 	}
 	slices.Sort(times)
