@@ -46,6 +46,7 @@ func TestSacct_TimeoutJob(t *testing.T) {
 	if got != want {
 		t.Fatalf("sacct after the time limit:\n%s\nwant:\n%s", got, want)
 	}
+	endedBy := time.Now() // the job's end (whole seconds) is at or before this instant
 
 	check := func(t *testing.T) {
 		t.Run("json", func(t *testing.T) {
@@ -99,7 +100,9 @@ func TestSacct_TimeoutJob(t *testing.T) {
 		})
 		t.Run("state window", func(t *testing.T) {
 			// With -s the window defaults to the instant now: a job that ended before it
-			// is not there; a window around its end finds it.
+			// is not there; a window around its end finds it. Times are whole seconds, so
+			// "now" must first be a later second than the job's end.
+			time.Sleep(time.Until(endedBy.Truncate(time.Second).Add(time.Second)))
 			if out := sacct("-s", "TO", "-X", "-n", "-P", "-o", "jobid"); strings.Contains(out, jid) {
 				t.Errorf("sacct -s TO (now) = %q", out)
 			}
