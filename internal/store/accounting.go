@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"strings"
 )
@@ -101,25 +100,7 @@ func (s *Store) accountingSelect(q AccountingQuery, prefixes []string, fn func(A
 		where.WriteString(` AND time < ?`)
 		args = append(args, q.Until)
 	}
-	rows, err := s.db.QueryContext(context.Background(),
-		`SELECT id, kind, key, time, value FROM accounting WHERE `+where.String()+` ORDER BY time, id`, args...)
-	if err != nil {
-		return openError(s.path, fmt.Errorf("accounting: %w", err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r AccountingRecord
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Key, &r.Time, &r.Value); err != nil {
-			return openError(s.path, fmt.Errorf("accounting: %w", err))
-		}
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return openError(s.path, fmt.Errorf("accounting: %w", err))
-	}
-	return nil
+	return s.eachAccounting(`WHERE `+where.String(), args, fn)
 }
 
 // prefixEnd is the smallest string greater than every string starting with p; ok is false

@@ -72,9 +72,14 @@ func (s *Store) Accounting(since, until int64, fn func(AccountingRecord) error) 
 	if err := s.readable(); err != nil {
 		return err
 	}
+	return s.eachAccounting(`WHERE time >= ? AND time < ?`, []any{since, until}, fn)
+}
+
+// eachAccounting calls fn for every accounting record the WHERE clause selects, in time
+// order.
+func (s *Store) eachAccounting(where string, args []any, fn func(AccountingRecord) error) error {
 	rows, err := s.db.QueryContext(context.Background(),
-		`SELECT id, kind, key, time, value FROM accounting
-		 WHERE time >= ? AND time < ? ORDER BY time, id`, since, until)
+		`SELECT id, kind, key, time, value FROM accounting `+where+` ORDER BY time, id`, args...)
 	if err != nil {
 		return openError(s.path, fmt.Errorf("accounting: %w", err))
 	}
