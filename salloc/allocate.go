@@ -33,6 +33,7 @@ func (s *session) jobDesc() wire.JobDesc {
 		MemPerNode: js.MemPerNode, MemPerCPU: js.MemPerCPU, TimeLimit: js.TimeLimit, TimeMin: js.TimeMin,
 		Requeue: int32(js.Requeue), Nice: js.Nice, Priority: js.Priority,
 		MailType: js.MailType, MailUser: js.MailUser,
+		Dependency: js.Dependency, KillInvalid: int32(js.KillInvalidDep), Hold: js.Hold,
 		WorkDir: js.WorkDir, SubmitDir: js.SubmitDir, SubmitHost: host, SubmitLine: js.SubmitLine,
 		Environment:      os.Environ(),
 		MinNodesInvasive: js.MinNodesInvasive, MaxNodesInvasive: js.MaxNodesInvasive,
@@ -47,6 +48,11 @@ func (s *session) jobDesc() wire.JobDesc {
 	}
 	if d.MaxNodes == 0 {
 		d.MaxNodes = wire.NoVal
+	}
+	// --begin and --dependency leave the allocation pending until they hold; salloc waits
+	// through it with its "queued and waiting" lines, as Slurm's does.
+	if !js.Begin.IsZero() {
+		d.BeginTime = js.Begin.Unix()
 	}
 	if js.Requeue < 0 {
 		d.Requeue = -1

@@ -112,8 +112,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		given bool
 		name  string
 	}{
-		{js.Dependency != "", "--dependency"}, {!js.Begin.IsZero(), "--begin"},
-		{!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
+		{!js.Deadline.IsZero(), "--deadline"}, // the controller does not enforce deadlines yet
 		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
 		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
 		{js.Constraint != "", "--constraint"}, {js.GetUserEnv, "--get-user-env"},

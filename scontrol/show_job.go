@@ -46,32 +46,37 @@ func (c *cli) showJob(_ string, val *string, _ []string) {
 		c.perror("slurm_load_jobs error", e)
 		return
 	}
-	if err := rep.Unpack(); err != nil {
+	// The jobs are printed as they are decoded, never held as a list. A first pass counts
+	// them (-v prints the count first) and checks the whole reply, so a malformed one is an
+	// error before anything is printed; it allocates nothing.
+	records := 0
+	if err := rep.EachJob(func(*wire.JobInfo) bool { records++; return true }); err != nil {
 		c.perror("slurm_load_jobs error", cmdclient.AsError(err))
 		return
 	}
-	if want != 0 && len(rep.Jobs) == 0 {
+	if want != 0 && records == 0 {
 		// Slurm's controller answers a lookup of an unknown id with an error.
 		c.perror("slurm_load_jobs error", cmdclient.NewError(cmdclient.ErrnoInvalidJobID))
 		return
 	}
 	if c.quiet == -1 {
-		fmt.Fprintf(c.stdout, "last_update_time=%s, records=%d\n", c.timeStr(rep.LastUpdate), len(rep.Jobs))
+		fmt.Fprintf(c.stdout, "last_update_time=%s, records=%d\n", c.timeStr(rep.LastUpdate), records)
 	}
 	printed := 0
-	for i := range rep.Jobs {
-		j := &rep.Jobs[i]
+	now := time.Now()
+	rep.EachJob(func(j *wire.JobInfo) bool {
 		if arrayTask != wire.NoVal && j.ArrayTaskID != arrayTask && !taskInPending(j, arrayTask) {
-			continue
+			return true
 		}
 		if arrayTask != wire.NoVal && j.ArrayTaskStr != "" {
 			cp := *j
 			cp.ArrayTaskStr, cp.ArrayTaskID = "", arrayTask
 			j = &cp
 		}
-		c.stdout.WriteString(c.sprintJob(j, time.Now()))
+		c.writeJob(j, now)
 		printed++
-	}
+		return true
+	})
 	if printed == 0 {
 		if val != nil {
 			c.exitCode = 1
@@ -151,10 +156,20 @@ func nullStr(s string) string {
 // record builds one `scontrol show` record: fields separated by line ends ("\n   ", or " "
 // with -o), closed by a blank line (or one newline with -o).
 type record struct {
-	b       strings.Builder
+	b       recBuf
 	lineEnd string
 	one     bool
 }
+
+// recBuf is a strings.Builder whose buffer can be emptied and filled again: `scontrol show
+// job` builds 10,000 records in one (a fresh buffer each was 15 MB of new memory).
+type recBuf struct{ b []byte }
+
+func (w *recBuf) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+func (w *recBuf) WriteString(s string)        { w.b = append(w.b, s...) }
+func (w *recBuf) WriteByte(c byte) error      { w.b = append(w.b, c); return nil }
+func (w *recBuf) Grow(n int)                  { w.b = append(make([]byte, 0, len(w.b)+n), w.b...) }
+func (w *recBuf) String() string              { return string(w.b) }
 
 func newRecord(oneLiner bool) *record {
 	r := &record{lineEnd: "\n   ", one: oneLiner}
@@ -235,18 +250,44 @@ func rnum[T int | int32 | int64 | uint16 | uint32 | uint64](r *record, v T) {
 
 func (r *record) nl() { r.b.WriteString(r.lineEnd) }
 func (r *record) end() string {
+	r.close()
+	return r.b.String()
+}
+
+// close ends the record.
+func (r *record) close() {
 	if r.one {
 		r.b.WriteString("\n")
 	} else {
 		r.b.WriteString("\n\n")
 	}
-	return r.b.String()
 }
 
 // sprintJob renders one job as Slurm's slurm_sprint_job_info does, with the lines Orbit's
 // jobs can have (no het jobs, federation, burst buffers, cron, power or TRES-per-X lines).
 func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 	r := newRecord(c.oneLiner)
+	c.appendJob(r, j, now)
+	return r.end()
+}
+
+// writeJob prints what sprintJob returns, built in one buffer reused from job to job.
+func (c *cli) writeJob(j *wire.JobInfo, now time.Time) {
+	if jobRec == nil || jobRec.one != c.oneLiner {
+		jobRec = newRecord(c.oneLiner)
+	}
+	r := jobRec
+	r.b.b = r.b.b[:0]
+	c.appendJob(r, j, now)
+	r.close()
+	c.stdout.Write(r.b.b)
+}
+
+// jobRec is writeJob's buffer. scontrol runs its commands one at a time.
+var jobRec *record
+
+// appendJob appends the record of j to r.
+func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	st := states.JobState(j.State)
 	r.s("JobId=")
 	rnum(r, j.JobID)
@@ -511,7 +552,6 @@ func (c *cli) sprintJob(j *wire.JobInfo, now time.Time) string {
 		r.s(mailTypeString(j.MailType))
 	}
 	r.nl()
-	return r.end()
 }
 
 // sprintCPUIDs prints the -d lines "  Nodes=... CPU_IDs=... Mem=... GRES=": Orbit allocates

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -74,7 +75,10 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 		defer f.Close()
 		out = append(out, f)
 	}
-	log := slog.New(slog.NewTextHandler(io.MultiWriter(out...), &slog.HandlerOptions{Level: logLevel(cfg.SlurmctldDebug, opts.verbose)}))
+	// The level is a variable: reconfigure applies a new SlurmctldDebug.
+	var level slog.LevelVar
+	level.Set(logLevel(cfg.SlurmctldDebug, opts.verbose))
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(out...), &slog.HandlerOptions{Level: &level}))
 
 	l, err := net.Listen("tcp", ctld.ListenAddr(cfg))
 	if err != nil {
@@ -91,7 +95,8 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 		fmt.Fprintf(stderr, "slurmctld: fatal: %v\n", err)
 		return 1
 	}
-	c, err := ctld.New(ctld.Options{Config: cfg, Key: key, Logger: log, ClearState: opts.clearState, Scheduler: sched})
+	c, err := ctld.New(ctld.Options{Config: cfg, Key: key, Logger: log, ClearState: opts.clearState, Scheduler: sched,
+		OnReconfigure: func(n *conf.Config) { level.Set(logLevel(n.SlurmctldDebug, opts.verbose)) }})
 	if err != nil {
 		sched.Close()
 		l.Close()
@@ -108,15 +113,28 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
+	signal.Ignore(syscall.SIGPIPE)
+	// SIGHUP reconfigures, as `scontrol reconfigure` does (ctld/reconfigure.go).
+	hups := make(chan os.Signal, 1)
+	signal.Notify(hups, syscall.SIGHUP)
 	served := make(chan error, 1)
 	go func() { served <- c.Serve(l) }()
 	log.Info("slurmctld started", "version", versionLine(), "addr", l.Addr().String(), "conf", path, "pid", os.Getpid())
-	select {
-	case s := <-sigs:
-		log.Info("terminating on signal", "signal", s.String())
-	case err := <-served:
-		log.Error("server stopped", "err", err)
+wait:
+	for {
+		select {
+		case <-hups:
+			log.Info("Reconfigure signal (SIGHUP) received")
+			if err := c.Reconfigure(context.Background()); err != nil {
+				log.Error("reconfigure", "err", err)
+			}
+		case s := <-sigs:
+			log.Info("terminating on signal", "signal", s.String())
+			break wait
+		case err := <-served:
+			log.Error("server stopped", "err", err)
+			break wait
+		}
 	}
 	if err := c.Close(); err != nil {
 		log.Error("closing state", "err", err)

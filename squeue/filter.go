@@ -218,37 +218,25 @@ func expandArrays(rows []*format.JobRow) []*format.JobRow {
 	return out
 }
 
-// pickTasks shows "-j J_T" of a pending array record as that task alone, as Slurm does when
-// a task selector matches the record's task bitmap.
-func (p *params) pickTasks(jobs []wire.JobInfo) []wire.JobInfo {
-	var sels []jobSel
+// pickTasks passes j to emit, except that "-j J_T" of a pending array record shows that task
+// alone, as Slurm does when a task selector matches the record's task bitmap.
+func (p *params) pickTasks(j *wire.JobInfo, emit func(*wire.JobInfo)) {
+	if j.ArrayTaskStr == "" || !slices.ContainsFunc(p.jobs, func(s jobSel) bool { return s.task != format.NoVal }) ||
+		slices.ContainsFunc(p.jobs, func(s jobSel) bool { return s.task == format.NoVal && s.matches(j) }) {
+		emit(j)
+		return
+	}
+	tasks := expandTasks(j.ArrayTaskStr)
+	picked := false
 	for _, s := range p.jobs {
-		if s.task != format.NoVal {
-			sels = append(sels, s)
+		if s.task != format.NoVal && s.id == j.ArrayJobID && slices.Contains(tasks, s.task) {
+			c := *j
+			c.ArrayTaskStr, c.ArrayTaskID = "", s.task
+			emit(&c)
+			picked = true
 		}
 	}
-	if len(sels) == 0 {
-		return jobs
+	if !picked {
+		emit(j)
 	}
-	var out []wire.JobInfo
-	for _, j := range jobs {
-		if j.ArrayTaskStr == "" || slices.ContainsFunc(p.jobs, func(s jobSel) bool { return s.task == format.NoVal && s.matches(&j) }) {
-			out = append(out, j)
-			continue
-		}
-		tasks := expandTasks(j.ArrayTaskStr)
-		picked := false
-		for _, s := range sels {
-			if s.id == j.ArrayJobID && slices.Contains(tasks, s.task) {
-				c := j
-				c.ArrayTaskStr, c.ArrayTaskID = "", s.task
-				out = append(out, c)
-				picked = true
-			}
-		}
-		if !picked {
-			out = append(out, j)
-		}
-	}
-	return out
 }

@@ -72,7 +72,6 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 // report asks for the jobs (or steps) once and prints them; false after an error.
 func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writer) bool {
 	req := p.request()
-	single := !p.steps && len(p.jobs) == 1
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
 	var rep wire.JobInfoReply
@@ -85,34 +84,50 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 		fmt.Fprintf(stderr, "%s: %s\n", what, cmdclient.AsError(err).Text)
 		return false
 	}
-	if err := rep.Unpack(); err != nil {
+	return show(p, &rep, time.Now(), stdout, stderr)
+}
+
+// show prints a job-info reply as report asked for it; false after an error. The jobs are
+// decoded one at a time into the rows that are shown, never into a list of every job.
+func show(p *params, rep *wire.JobInfoReply, now time.Time, stdout *bufio.Writer, stderr io.Writer) bool {
+	if p.steps {
+		return reportSteps(p, rep.Steps, now, stdout, stderr)
+	}
+	var rows []*format.JobRow
+	var slab []format.JobRow // rows are allocated a batch at a time
+	add := func(j *wire.JobInfo) {
+		if !p.selects(j) {
+			return
+		}
+		if len(slab) == cap(slab) {
+			slab = make([]format.JobRow, 0, 512)
+		}
+		slab = slab[:len(slab)+1]
+		r := &slab[len(slab)-1]
+		fillJobRow(r, j, now)
+		r.NoConvert = p.noConvert
+		r.ArrayTaskStrUncut = p.array
+		rows = append(rows, r)
+	}
+	seen := 0
+	err := rep.EachJob(func(j *wire.JobInfo) bool {
+		seen++
+		if p.array {
+			add(j)
+		} else {
+			p.pickTasks(j, add)
+		}
+		return true
+	})
+	if err != nil {
 		stdout.Flush()
 		fmt.Fprintf(stderr, "slurm_load_jobs error: %s\n", cmdclient.AsError(err).Text)
 		return false
 	}
-	if single && len(rep.Jobs) == 0 {
+	if len(p.jobs) == 1 && seen == 0 {
 		stdout.Flush()
 		fmt.Fprintf(stderr, "slurm_load_jobs error: %s\n", cmdclient.NewError(cmdclient.ErrnoInvalidJobID).Text)
 		return false
-	}
-	now := time.Now()
-	if p.steps {
-		return reportSteps(p, rep.Steps, now, stdout, stderr)
-	}
-	jobs := rep.Jobs
-	if !p.array {
-		jobs = p.pickTasks(jobs)
-	}
-	var rows []*format.JobRow
-	for i := range jobs {
-		j := &jobs[i]
-		if !p.selects(j) {
-			continue
-		}
-		r := jobRow(j, now)
-		r.NoConvert = p.noConvert
-		r.ArrayTaskStrUncut = p.array
-		rows = append(rows, r)
 	}
 	if err := sortRows(rows, p.sort); err != nil {
 		stdout.WriteString(p.format.Header() + "\n")
@@ -123,6 +138,6 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 	if p.array {
 		rows = expandArrays(rows) // at print time, as Slurm: the record sorts as one line
 	}
-	stdout.WriteString(p.format.Render(rows, p.noHeader))
+	p.format.RenderTo(stdout, rows, p.noHeader)
 	return true
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// jobRow fills squeue's row from the controller's record of one job.
-func jobRow(j *wire.JobInfo, now time.Time) *format.JobRow {
-	r := &format.JobRow{
+// fillJobRow fills squeue's row r (a zero value) from the controller's record of one job.
+func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
+	*r = format.JobRow{
 		JobID:          j.JobID,
 		ArrayJobID:     j.ArrayJobID,
 		ArrayTaskID:    j.ArrayTaskID,
@@ -86,7 +86,6 @@ func jobRow(j *wire.JobInfo, now time.Time) *format.JobRow {
 	case j.MemPerNode != wire.NoVal64:
 		r.MinMemoryMB = j.MemPerNode
 	}
-	return r
 }
 
 func unix(s int64) time.Time {

@@ -1,14 +1,148 @@
 package main
 
-// Wide launches (issue 9). srun sends each node its LaunchTasks over a connection of its
-// own, at most launchParallel at once: a step over 2,048 nodes then never holds thousands of
-// connections and goroutines in srun for its launch, nor makes a slurmd emulating them all
-// start thousands of slurmstepd processes in the same instant. (Slurm's srun sends one
-// launch down the TreeWidth tree of slurmds; the bound plays that part here, where launches
-// carry per-node environments.)
+import (
+	"context"
+	"fmt"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// Wide launches (issue 9). srun groups the step's nodes by the slurmd that hosts them (the
+// address the controller gave for each node) and sends each slurmd one LaunchTasksMany for
+// all of its nodes: an emulating slurmd hosting 2,048 nodes gets one message and starts one
+// slurmstepd, not 2,048 of each; with one slurmd per node it is one small message per node,
+// at most launchParallel at once, so a wide step never holds thousands of connections and
+// goroutines in srun for its launch. (Slurm's srun sends one REQUEST_LAUNCH_TASKS down the
+// TreeWidth tree of slurmds instead; Orbit's tree forwarding carries only the controller's
+// broadcasts, signed by SlurmUser, which a user's srun cannot sign.)
+//
+// The launch carries the step's environment once (Common.Environment) and each node's own
+// variables apart (nodeEnvVars of them, which stepEnv.nodeEnv puts last).
 //
 // Every task's I/O connection back to srun holds a descriptor for the step's life: Slurm's
 // srun raises RLIMIT_NOFILE's soft limit to the hard one for them (rlimits_maximize_nofile).
 // The Go runtime does exactly that at start (since Go 1.19), so srun needs no code of its
 // own for it.
 const launchParallel = 64
+
+// nodeEnvVars is how many variables at the end of stepEnv.nodeEnv are the node's own
+// (SLURM_NODEID, SLURM_CPUS_ON_NODE, SLURM_GTIDS, SLURM_TOPOLOGY_ADDR and its pattern).
+const nodeEnvVars = 5
+
+// launchGroup is the part of a step one slurmd hosts.
+type launchGroup struct {
+	addr  string
+	nodes []int // indexes into the step's nodes
+}
+
+// groupByAddr groups node indexes by slurmd address, in order of first appearance.
+func groupByAddr(addrs []string) []*launchGroup {
+	var out []*launchGroup
+	by := map[string]*launchGroup{}
+	for i, a := range addrs {
+		g := by[a]
+		if g == nil {
+			g = &launchGroup{addr: a}
+			by[a] = g
+			out = append(out, g)
+		}
+		g.nodes = append(g.nodes, i)
+	}
+	return out
+}
+
+// launchMany is group g's LaunchTasksMany: common holds what every launch shares, envs[i]
+// node i's full environment, whose last nodeEnvVars entries are the node's own.
+func launchMany(common *wire.LaunchTasks, g *launchGroup, launches []*wire.LaunchTasks, envs [][]string) *wire.LaunchTasksMany {
+	m := &wire.LaunchTasksMany{Common: *common}
+	for _, i := range g.nodes {
+		l := launches[i]
+		env := envs[i]
+		m.Nodes = append(m.Nodes, wire.LaunchNode{NodeName: l.NodeName, NodeID: l.NodeID, Ranks: l.Ranks,
+			StepGTIDs: l.StepGTIDs, CPUsOnNode: l.CPUsOnNode, Env: env[len(env)-nodeEnvVars:],
+			StdOut: l.StdOut, StdErr: l.StdErr, StdIn: l.StdIn})
+	}
+	return m
+}
+
+// launchStep sends the step's launches, one LaunchTasksMany per slurmd, and returns the
+// text of a failed node's error ("" when every node runs its tasks); each failed node's
+// tasks are marked lost in the relay. common is the launch without its node part; envs[i]
+// is node i's environment (stepEnv.nodeEnv).
+func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, common *wire.LaunchTasks,
+	launches []*wire.LaunchTasks, envs [][]string, relay *relay, copts wire.ClientOptions) string {
+	env0 := envs[0]
+	common.Environment = env0[:len(env0)-nodeEnvVars]
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	launchErr := ""
+	failed := func(i int, text string) {
+		mu.Lock()
+		launchErr = fmt.Sprintf("%s: %s", step.Nodes[i], text)
+		mu.Unlock()
+		relay.nodeFailed(uint32(i), launches[i].Ranks)
+	}
+	inFlight := make(chan struct{}, launchParallel)
+	for _, g := range groupByAddr(step.Addrs) {
+		m := launchMany(common, g, launches, envs)
+		wg.Add(1)
+		inFlight <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-inFlight }()
+			// slurmd's stepd starts the nodes' tasks one after another: the wait grows with
+			// the nodes (one more budget per 256, as slurmd's own wait for its stepd).
+			budget := 2*s.c.MessageTimeout*time.Duration(1+len(g.nodes)/256) + s.c.MessageTimeout
+			cctx, cancel := context.WithTimeout(ctx, budget)
+			defer cancel()
+			var rep wire.LaunchTasksManyReply
+			if err := wire.Call(cctx, "tcp", g.addr, wire.MsgLaunchTasksMany, m, &rep, copts); err != nil {
+				text := cmdclient.AsError(err).Text
+				for _, i := range g.nodes {
+					failed(i, text)
+				}
+				return
+			}
+			for k, i := range g.nodes {
+				switch {
+				case k >= len(rep.Results):
+					failed(i, "no answer for this node")
+				case rep.Results[k].Errno != 0:
+					failed(i, rep.Results[k].Text)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return launchErr
+}
+
+// signalStep sends sig to the step's tasks on every node, one message per slurmd. SIGKILL
+// is how srun -K ends the step: each node cancels it (SIGTERM, KillWait, SIGKILL), as
+// Slurm's step kill does.
+func (s *session) signalStep(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions, sig syscall.Signal) {
+	var wg sync.WaitGroup
+	inFlight := make(chan struct{}, launchParallel)
+	for _, g := range groupByAddr(step.Addrs) {
+		m := &wire.SignalTasks{NodeName: step.Nodes[g.nodes[0]], JobID: step.JobID, StepID: step.StepID, Signal: int32(sig)}
+		if len(g.nodes) > 1 {
+			for _, i := range g.nodes {
+				m.Nodes = append(m.Nodes, step.Nodes[i])
+			}
+		}
+		wg.Add(1)
+		inFlight <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-inFlight }()
+			cctx, cancel := context.WithTimeout(ctx, s.c.MessageTimeout)
+			defer cancel()
+			wire.Call(cctx, "tcp", g.addr, wire.MsgSignalTasks, m, nil, copts)
+		}()
+	}
+	wg.Wait()
+}

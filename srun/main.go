@@ -23,7 +23,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -269,35 +268,17 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 			go s.signalStep(ctx, &step, copts, syscall.SIGKILL)
 		}
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	launchErr := ""
-	inFlight := make(chan struct{}, launchParallel) // launch_fanout.go
+	envs := make([][]string, len(step.Nodes))
 	for i, node := range step.Nodes {
 		m := launches[i]
-		ranks := m.Ranks
-		m.NodeName, m.Cred, m.JobID, m.StepID = node, step.Cred, step.JobID, step.StepID
-		m.UserID, m.GroupID, m.NodeID, m.StepGTIDs = env.uid, env.gid, uint32(i), gtids(ranks)
-		m.CPUsOnNode, m.Argv, m.Environment, m.WorkDir = step.CPUsOnNode[i], o.argv, env.nodeEnv(i, ranks), wd
-		m.IOAddr, m.IOKey = net.JoinHostPort(commHost, strconv.Itoa(port)), key
-		m.KillWait, m.TimeLimit, m.MultiProg = step.KillWait, step.TimeLimit, o.multiProgData
-		m.OpenMode = int32(o.openMode)
-		wg.Add(1)
-		inFlight <- struct{}{}
-		go func(addr string) {
-			defer wg.Done()
-			defer func() { <-inFlight }()
-			cctx, cancel := context.WithTimeout(ctx, 2*s.c.MessageTimeout)
-			defer cancel()
-			if err := wire.Call(cctx, "tcp", addr, wire.MsgLaunchTasks, m, nil, copts); err != nil {
-				mu.Lock()
-				launchErr = fmt.Sprintf("%s: %s", node, cmdclient.AsError(err).Text)
-				mu.Unlock()
-				relay.nodeFailed(uint32(i), ranks)
-			}
-		}(step.Addrs[i])
+		m.NodeName, m.NodeID, m.StepGTIDs, m.CPUsOnNode = node, uint32(i), gtids(m.Ranks), step.CPUsOnNode[i]
+		envs[i] = env.nodeEnv(i, m.Ranks)
 	}
-	wg.Wait()
+	common := &wire.LaunchTasks{Cred: step.Cred, JobID: step.JobID, StepID: step.StepID, UserID: env.uid, GroupID: env.gid,
+		Argv: o.argv, WorkDir: wd, IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key,
+		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
+		StdinRank: -1}
+	launchErr := s.launchStep(ctx, &step, common, launches, envs, relay, copts) // launch_fanout.go
 	if launchErr != "" {
 		fmt.Fprintf(s.stderr, "srun: error: Task launch for StepId=%d.%d failed on node %s\n", step.JobID, step.StepID, launchErr)
 	}
@@ -318,23 +299,6 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	status := stepStatus(exits, code) // relay.go
 	s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
 	return code
-}
-
-// signalStep sends sig to the step's tasks on every node. SIGKILL is how srun -K ends the
-// step: each node cancels it (SIGTERM, KillWait, SIGKILL), as Slurm's step kill does.
-func (s *session) signalStep(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions, sig syscall.Signal) {
-	var wg sync.WaitGroup
-	for i, node := range step.Nodes {
-		wg.Add(1)
-		go func(addr string) {
-			defer wg.Done()
-			m := &wire.SignalTasks{NodeName: node, JobID: step.JobID, StepID: step.StepID, Signal: int32(sig)}
-			cctx, cancel := context.WithTimeout(ctx, s.c.MessageTimeout)
-			defer cancel()
-			wire.Call(cctx, "tcp", addr, wire.MsgSignalTasks, m, nil, copts)
-		}(step.Addrs[i])
-	}
-	wg.Wait()
 }
 
 // forwardSignals sends SIGINT/SIGTERM/SIGHUP/SIGQUIT that srun receives to the step's tasks

@@ -15,8 +15,15 @@ const benchJobs = 1000
 
 // BenchmarkSimulateKTH reports the simulator's speed, simulated jobs per wall second, for
 // EASY backfill (sched/backfill, user estimates) on the first benchJobs jobs of KTH-SP2 on
-// the 100-node cluster of testsuite/sched-eval.
-func BenchmarkSimulateKTH(b *testing.B) {
+// the 100-node cluster of testsuite/sched-eval, through the default engine: the real
+// controller in virtual time (ctldEngine).
+func BenchmarkSimulateKTH(b *testing.B) { benchKTH(b, ctldEngine{}) }
+
+// BenchmarkSimulateKTHHarness is the same through the plugin SDK's harness (--engine
+// harness): the difference is the controller's own cost.
+func BenchmarkSimulateKTHHarness(b *testing.B) { benchKTH(b, harnessEngine{}) }
+
+func benchKTH(b *testing.B, engine Engine) {
 	f, err := os.Open(kthTrace)
 	if err != nil {
 		b.Skipf("KTH-SP2 trace not available: %v", err)
@@ -38,7 +45,7 @@ func BenchmarkSimulateKTH(b *testing.B) {
 	b.ResetTimer()
 	simulated := 0
 	for b.Loop() {
-		out, err := harnessEngine{}.Run(cl, cl.Place(jobs, EstimateUser, map[string]int{}))
+		out, err := engine.Run(cl, cl.Place(jobs, EstimateUser, map[string]int{}))
 		if err != nil {
 			b.Fatal(err)
 		}

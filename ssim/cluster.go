@@ -19,6 +19,8 @@ type Cluster struct {
 	// OverTimeLimit is slurm.conf's OverTimeLimit in minutes: how long past its time limit a
 	// job may run before it is killed.
 	OverTimeLimit int64
+	// Conf is the slurm.conf itself: the controller engine runs a controller on it.
+	Conf *conf.Config
 }
 
 // ClusterOf builds the simulated cluster from cfg. Every node is up and idle at the start
@@ -34,6 +36,7 @@ func ClusterOf(cfg *conf.Config) (*Cluster, error) {
 			PriorityType:         cfg.PriorityType,
 		},
 		OverTimeLimit: int64(cfg.OverTimeLimit),
+		Conf:          cfg,
 	}
 	down := map[string]bool{}
 	for _, d := range cfg.DownNodes {

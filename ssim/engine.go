@@ -12,8 +12,8 @@ import (
 )
 
 // Engine runs placed jobs on a cluster in virtual time and says when each started and
-// ended. The harness engine is today's; the controller-driven engine (see the package doc)
-// will implement the same interface.
+// ended: ctldEngine (engine_ctld.go, the default) through the real controller,
+// harnessEngine through plugins/scheduler's Harness (--engine harness, for comparison).
 type Engine interface {
 	Run(cl *Cluster, jobs []SimJob) (*Outcome, error)
 }
@@ -36,8 +36,12 @@ type Outcome struct {
 	Unstarted int
 	// Rejected counts plan entries the verification refused (a correct plugin has none).
 	Rejected int
-	// Cycles counts Schedule calls.
+	// Cycles counts scheduling cycles (Schedule calls).
 	Cycles int
+	// Refused counts jobs the controller's submit handler refused (the controller engine
+	// only), with the first refusal's message.
+	Refused    int
+	RefusedWhy string
 }
 
 // NewScheduler returns the plugin SchedulerType names, configured by cfg. An empty type is

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,27 +36,43 @@ func threeJobs() []Job {
 	}
 }
 
+// engines are both engines: every scenario must come out the same through the real
+// controller and through the harness.
+var engines = []struct {
+	name string
+	e    Engine
+}{{"ctld", ctldEngine{}}, {"harness", harnessEngine{}}}
+
+// starts runs jobs through both engines and returns each job's [start, end] as the
+// controller engine ran it, after checking the harness ran it the same.
 func starts(t *testing.T, cl *Cluster, jobs []Job, est Estimate) map[string][2]int64 {
 	t.Helper()
-	skipped := map[string]int{}
-	out, err := harnessEngine{}.Run(cl, cl.Place(jobs, est, skipped))
-	if err != nil {
-		t.Fatal(err)
+	var res []map[string][2]int64
+	for _, e := range engines {
+		skipped := map[string]int{}
+		out, err := e.e.Run(cl, cl.Place(jobs, est, skipped))
+		if err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		if out.Rejected != 0 || out.Unstarted != 0 || out.Refused != 0 || len(skipped) != 0 {
+			t.Fatalf("%s: rejected %d, unstarted %d, refused %d (%s), skipped %v", e.name, out.Rejected, out.Unstarted, out.Refused, out.RefusedWhy, skipped)
+		}
+		got := map[string][2]int64{}
+		for _, r := range out.Records {
+			got[r.Job.ID] = [2]int64{r.Start, r.End}
+		}
+		res = append(res, got)
 	}
-	if out.Rejected != 0 || out.Unstarted != 0 || len(skipped) != 0 {
-		t.Fatalf("rejected %d, unstarted %d, skipped %v", out.Rejected, out.Unstarted, skipped)
+	if !maps.Equal(res[0], res[1]) {
+		t.Errorf("the engines differ: ctld %v, harness %v", res[0], res[1])
 	}
-	got := map[string][2]int64{}
-	for _, r := range out.Records {
-		got[r.Job.ID] = [2]int64{r.Start, r.End}
-	}
-	return got
+	return res[0]
 }
 
-// TestHarnessEngine_FCFS: sched/builtin starts J1 at 0; J2 (3 nodes) waits for J1's end at
+// TestEngine_FCFS: sched/builtin starts J1 at 0; J2 (3 nodes) waits for J1's end at
 // 100 and runs to 150; J3 could run on the free node at once but must not overtake J2, so it
 // starts at 150 and ends at 180.
-func TestHarnessEngine_FCFS(t *testing.T) {
+func TestEngine_FCFS(t *testing.T) {
 	got := starts(t, testCluster(t, "sched/builtin", ""), threeJobs(), EstimateUser)
 	want := map[string][2]int64{"J1": {0, 100}, "J2": {100, 150}, "J3": {150, 180}}
 	for id, w := range want {
@@ -65,11 +82,11 @@ func TestHarnessEngine_FCFS(t *testing.T) {
 	}
 }
 
-// TestHarnessEngine_EASY: sched/backfill reserves J2's start at J1's limit end (600). J3's
+// TestEngine_EASY: sched/backfill reserves J2's start at J1's limit end (600). J3's
 // 60 s limit ends before that, so the next backfill pass starts it on the free node: passes
 // run at 0 (the first call) and every bf_interval (30 s) while something changed, so J3,
 // submitted at 2, starts at 30 and ends at 60. J2 still starts at 100 when J1 ends.
-func TestHarnessEngine_EASY(t *testing.T) {
+func TestEngine_EASY(t *testing.T) {
 	got := starts(t, testCluster(t, "sched/backfill", ""), threeJobs(), EstimateUser)
 	want := map[string][2]int64{"J1": {0, 100}, "J2": {100, 150}, "J3": {30, 60}}
 	for id, w := range want {
@@ -84,11 +101,11 @@ func TestHarnessEngine_EASY(t *testing.T) {
 	}
 }
 
-// TestHarnessEngine_EASYUserEstimateBlocks: J3 asks for 10 minutes. With the user's
+// TestEngine_EASYUserEstimateBlocks: J3 asks for 10 minutes. With the user's
 // estimate it would end (30+600) after J2's reservation at J1's limit end (600), so EASY
 // must not start it before J2; with the runtime as estimate J1's limit is 2 minutes (J2
 // reserved at 120) and J3's is 1 minute: 30+60 ≤ 120, so it is backfilled at 30.
-func TestHarnessEngine_EASYUserEstimateBlocks(t *testing.T) {
+func TestEngine_EASYUserEstimateBlocks(t *testing.T) {
 	jobs := threeJobs()
 	jobs[2].Requested = 600
 	got := starts(t, testCluster(t, "sched/backfill", ""), jobs, EstimateUser)
@@ -101,9 +118,9 @@ func TestHarnessEngine_EASYUserEstimateBlocks(t *testing.T) {
 	}
 }
 
-// TestHarnessEngine_KilledAtLimit: a job that ran 200 s in the trace with a 1-minute limit
+// TestEngine_KilledAtLimit: a job that ran 200 s in the trace with a 1-minute limit
 // ends at its limit, as slurmctld kills it.
-func TestHarnessEngine_KilledAtLimit(t *testing.T) {
+func TestEngine_KilledAtLimit(t *testing.T) {
 	got := starts(t, testCluster(t, "sched/builtin", ""), []Job{{ID: "L", Submit: 5, Runtime: 200, Requested: 60, Procs: 1}}, EstimateUser)
 	if got["L"] != [2]int64{5, 65} {
 		t.Errorf("ran %v, want [5 65]", got["L"])
@@ -157,6 +174,7 @@ func TestRun_BadInput(t *testing.T) {
 		{[]string{"-f", confPath, "--swf", bad, "--estimate", "oracle"}, "--estimate=oracle"},
 		{[]string{"-f", confPath, "--swf", bad, "--scheduler", "sched/gang"}, "--scheduler=sched/gang"},
 		{[]string{"-f", confPath, "--swf", bad, "--limit", "0"}, "--limit=0"},
+		{[]string{"-f", confPath, "--swf", bad, "--engine", "slurmctld"}, "--engine=slurmctld"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"ssim"}, c.args...), &stdout, &stderr)

@@ -78,13 +78,20 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ssim: %d jobs ran longer than their time limit in the trace; they end at their limit, as slurmctld kills them\n", over)
 	}
 	began := time.Now()
-	out, err := harnessEngine{}.Run(cl, placed)
+	var engine Engine = ctldEngine{}
+	if p.engine == "harness" {
+		engine = harnessEngine{}
+	}
+	out, err := engine.Run(cl, placed)
 	if err != nil {
 		return fail(err)
 	}
 	wall := time.Since(began)
 	if out.Unstarted > 0 {
 		fmt.Fprintf(stderr, "ssim: %d jobs never started (nothing was left to free resources for them)\n", out.Unstarted)
+	}
+	if out.Refused > 0 {
+		fmt.Fprintf(stderr, "ssim: the controller refused %d jobs at submit (first: %s)\n", out.Refused, out.RefusedWhy)
 	}
 	if out.Rejected > 0 {
 		fmt.Fprintf(stderr, "ssim: the controller's verification refused %d planned starts\n", out.Rejected)

@@ -18,12 +18,14 @@ type params struct {
 	estimate  Estimate
 	scheduler string
 	limit     int
+	engine    string
 }
 
 // opts is ssim's option table.
 var opts = []cmdclient.Opt{
 	{Long: "config", Short: 'f', Arg: cmdclient.RequiredArg},
 	{Long: "csv", Arg: cmdclient.RequiredArg},
+	{Long: "engine", Arg: cmdclient.RequiredArg},
 	{Long: "estimate", Arg: cmdclient.RequiredArg},
 	{Long: "help", Short: 'h'},
 	{Long: "limit", Arg: cmdclient.RequiredArg},
@@ -35,7 +37,7 @@ var opts = []cmdclient.Opt{
 }
 
 const helpText = `Usage: ssim [OPTIONS] (--swf FILE | --sacct FILE)
-Replay a workload trace through Orbit's scheduler in virtual time.
+Replay a workload trace through Orbit's controller and scheduler in virtual time.
 
   -f, --config=FILE          slurm.conf describing the cluster (default: SLURM_CONF,
                              then the default location); SchedulerType and
@@ -52,6 +54,9 @@ Replay a workload trace through Orbit's scheduler in virtual time.
       --scheduler=TYPE       override SchedulerType: sched/builtin (FCFS) or
                              sched/backfill (EASY)
       --limit=N              simulate only the first N jobs (in submit order)
+      --engine=ctld|harness  what stands for slurmctld: the real controller in
+                             virtual time on emulated nodes (ctld, the default)
+                             or the plugin SDK's minimal harness (faster)
 
 Prints jobs, utilization (node-seconds used / offered from first submit to last
 end), mean_wait_s, mean_bounded_slowdown (tau = 10 s) and makespan_s.
@@ -66,7 +71,7 @@ Other options:
 
 const usageText = `Usage: ssim [-f slurm.conf] (--swf FILE | --sacct FILE) [--csv FILE]
             [--estimate user|runtime] [--scheduler sched/builtin|sched/backfill]
-            [--limit N]
+            [--limit N] [--engine ctld|harness]
 `
 
 // parseArgs reads the command line. code is -1 to go on, or the exit status (after
@@ -100,6 +105,11 @@ func parseArgs(argv []string, stderr io.Writer) (*params, int) {
 			default:
 				return fail("--estimate=%s: use user or runtime", f.Value)
 			}
+		case "engine":
+			if f.Value != "ctld" && f.Value != "harness" {
+				return fail("--engine=%s: use ctld or harness", f.Value)
+			}
+			p.engine = f.Value
 		case "help":
 			p.info = cmdclient.InfoHelp
 		case "limit":

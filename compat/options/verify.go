@@ -43,7 +43,8 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 }
 
 // specError prints a jobspec error as the command does: controller errors after
-// "Batch job submission failed: " (sbatch) with status 1.
+// "Batch job submission failed: " (sbatch), "Job submit/allocate failed: " (salloc) or
+// "Unable to allocate resources: " (srun), with status 1.
 func specError(cmd Cmds, je *jobspec.Error) *Error {
 	code := je.ExitCode
 	if code == 0 {
@@ -54,6 +55,8 @@ func specError(cmd Cmds, je *jobspec.Error) *Error {
 		switch cmd {
 		case Sbatch:
 			msg = "Batch job submission failed: " + msg
+		case Salloc:
+			msg = "Job submit/allocate failed: " + msg // salloc's words for a refused request
 		default:
 			msg = "Unable to allocate resources: " + msg
 		}

@@ -89,18 +89,27 @@ func (s *Store) Enqueue(ctx context.Context, b *Batch) (*Pending, error) {
 }
 
 // run is the writer goroutine: it takes the first waiting batch, gathers whatever else is
-// already queued (up to MaxGroupBatches), commits them as one transaction, and repeats. It
-// never waits for more batches to arrive: batches pile up on their own while an fsync runs,
-// so a lone commit pays no added latency and a busy queue forms large groups.
+// already queued (up to MaxGroupBatches), commits them as one transaction, hands the group
+// to the syncer (group.go's syncLoop) and repeats. It never waits for more batches to
+// arrive: batches pile up on their own while a group is written and synced, so a lone commit
+// pays no added latency and a busy queue forms large groups.
 func (s *Store) run() {
-	defer close(s.done)
-	group := make([]*Pending, 0, s.opts.MaxGroupBatches)
+	toSync := make(chan written, 64)
+	synced := make(chan struct{})
+	go s.syncLoop(toSync, synced)
+	defer func() {
+		close(toSync)
+		<-synced
+		close(s.done)
+	}()
 	for {
 		p, ok := <-s.queue
 		if !ok {
 			return
 		}
-		group = append(group[:0], p)
+		// A fresh slice: the syncer holds the previous group until its fsync.
+		group := make([]*Pending, 0, min(len(s.queue)+1, s.opts.MaxGroupBatches))
+		group = append(group, p)
 	fill:
 		for len(group) < s.opts.MaxGroupBatches {
 			select {
@@ -113,7 +122,6 @@ func (s *Store) run() {
 				break fill
 			}
 		}
-		s.commitGroup(group)
-		clear(group)
+		s.commitGroup(group, toSync)
 	}
 }

@@ -12,7 +12,9 @@
 // batches queued by concurrent callers into one SQLite transaction (group commit), so one
 // fsync covers many batches and durability does not cap throughput. Batches commit in the
 // order they were queued, each atomically, and a failing batch does not fail the others of
-// its group.
+// its group. A syncer goroutine beside the writer fsyncs the write-ahead log after each
+// COMMIT and only then releases the group's waiters, so the next group is written while
+// the last one's fsync runs (group.go).
 //
 // This package must not import wire, auth, conf, compat or any daemon package: it sits below
 // all of them.

@@ -5,7 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // writerStmts are the writer connection's prepared statements, parsed once at Open.
@@ -51,31 +54,146 @@ func (w *writerStmts) close() {
 	}
 }
 
-// commitGroup writes a group of batches in one transaction, and releases each waiter with its
-// own result. Each batch runs inside its own savepoint: a batch whose statements fail is
-// rolled back to its savepoint alone and reported failed, and the others of the group still
-// commit. Only a failure of the transaction itself (BEGIN, COMMIT: a full disk, an I/O error)
-// fails the whole group, and then truly nothing of it was written.
-func (s *Store) commitGroup(group []*Pending) {
+// written is a group whose transaction has committed, waiting for the log's fsync.
+type written struct {
+	group  []*Pending
+	failed int // batches of the group that failed alone
+	start  time.Time
+}
+
+// commitGroup writes a group of batches in one transaction. Batches fail alone: a batch
+// whose statements fail is rolled back alone and reported failed, and the others of the
+// group still commit. Only a failure of the transaction itself (BEGIN, COMMIT: a full disk,
+// an I/O error) fails the whole group, and then truly nothing of it was written, so its
+// waiters are released at once. A committed group goes to the syncer (syncLoop), which
+// releases its waiters once the log is on disk.
+func (s *Store) commitGroup(group []*Pending, toSync chan<- written) {
 	start := time.Now()
 	failed := 0
 	groupErr := s.writeGroup(group, &failed)
 	if groupErr != nil {
-		failed = len(group)
 		for _, p := range group {
 			if p.err == nil {
 				p.err = groupErr
 			}
 		}
+		s.recordGroup(len(group), len(group), false, time.Since(start))
+		release(group)
+		return
 	}
-	s.recordGroup(len(group), failed, groupErr == nil, time.Since(start))
+	toSync <- written{group: group, failed: failed, start: start}
+}
+
+// release answers a group's waiters (each p.err is final).
+func release(group []*Pending) {
 	for _, p := range group {
 		p.batch = nil // let the batch's memory go as soon as the waiter has its answer
 		close(p.done)
 	}
 }
 
+// syncLoop is the syncer: it fsyncs the write-ahead log after each group's COMMIT, then
+// releases that group's waiters — so a waiter hears "durable" only once its batch is on
+// disk, as synchronous=FULL would have it. It runs beside the writer, so the next group is
+// written while this one's fsync runs, and one fsync covers every group committed before it
+// began. A failed fsync fails its groups with ErrOutcomeUnknown (their transactions were
+// written but may not be on disk) and, since Linux may drop the pages a failed fsync did not
+// write, every later group too.
+func (s *Store) syncLoop(toSync <-chan written, done chan<- struct{}) {
+	defer close(done)
+	var batch []written
+	for w := range toSync {
+		batch = append(batch[:0], w)
+	more:
+		for {
+			select {
+			case w, ok := <-toSync:
+				if !ok {
+					break more
+				}
+				batch = append(batch, w)
+			default:
+				break more
+			}
+		}
+		err := s.syncLog()
+		for _, w := range batch {
+			if err != nil {
+				for _, p := range w.group {
+					if p.err == nil {
+						p.err = fmt.Errorf("%w: %w", ErrOutcomeUnknown, err)
+					}
+				}
+			}
+			s.recordGroup(len(w.group), w.failed, err == nil, time.Since(w.start))
+			release(w.group)
+		}
+		clear(batch)
+	}
+}
+
+// syncLog fsyncs the write-ahead log (and, the first time, the directory holding it, so a
+// log created by this store is found after a power loss). The writer's connection keeps the
+// log open for the store's life, so the file is never removed under it.
+func (s *Store) syncLog() error {
+	if s.syncErr != nil {
+		return s.syncErr
+	}
+	if s.wal == nil {
+		f, err := os.OpenFile(s.path+"-wal", os.O_RDWR, 0)
+		if err != nil {
+			s.syncErr = fmt.Errorf("store: open the write-ahead log: %w", err)
+			return s.syncErr
+		}
+		s.wal = f
+		if d, err := os.Open(s.dir); err == nil {
+			err = d.Sync()
+			d.Close()
+			if err != nil {
+				s.syncErr = fmt.Errorf("store: sync %s: %w", s.dir, err)
+				return s.syncErr
+			}
+		}
+	}
+	// fdatasync, as SQLite's own sync of the log: the data and the size, not the times.
+	if err := unix.Fdatasync(int(s.wal.Fd())); err != nil {
+		s.syncErr = fmt.Errorf("store: sync the write-ahead log: %w", err)
+	}
+	return s.syncErr
+}
+
+// writeGroup runs the group's batches in one transaction. It first runs them without
+// savepoints (two statements fewer per batch); only when a batch fails does it roll the
+// transaction back and run them again each in its own savepoint (writeGroupIsolated), so the
+// failing one is rolled back alone. Batches are deterministic, so the rerun writes the same.
 func (s *Store) writeGroup(group []*Pending, failed *int) error {
+	w := &s.stmts
+	if _, err := w.begin.Exec(); err != nil {
+		return fmt.Errorf("store: begin transaction: %w", err)
+	}
+	ok := true
+	for _, p := range group {
+		if err := s.applyBatch(p.batch); err != nil {
+			ok = false
+			break
+		}
+	}
+	if !ok {
+		if _, err := w.rollback.Exec(); err != nil {
+			return fmt.Errorf("store: roll back a group to isolate a failed batch: %w", err)
+		}
+		return s.writeGroupIsolated(group, failed)
+	}
+	if _, err := w.commit.Exec(); err != nil {
+		// SQLite may already have rolled back; a second ROLLBACK then fails harmlessly.
+		w.rollback.Exec()
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// writeGroupIsolated runs each batch of the group inside its own savepoint.
+func (s *Store) writeGroupIsolated(group []*Pending, failed *int) error {
 	w := &s.stmts
 	if _, err := w.begin.Exec(); err != nil {
 		return fmt.Errorf("store: begin transaction: %w", err)

@@ -26,7 +26,7 @@ var ErrNotStateFile = errors.New("not an Orbit state file")
 // The controller decides what kinds exist (job, step, node, reservation...) and how their
 // values are encoded; one table means a new kind needs no schema change or migration, and
 // startup loads a kind with one range scan of the primary key. It is an ordinary rowid table
-// (not WITHOUT ROWID) because values can be large — a job record carries its batch script —
+// (not WITHOUT ROWID) because values can be large — a batch job's script and environment —
 // and SQLite keeps large rows better out of the key b-tree.
 //
 // accounting is append-only: finished jobs are added and never updated, so sacct can read a

@@ -143,7 +143,7 @@ func (c *Client) Call(ctx context.Context, reqType MsgType, req any, resp any) e
 	if resp == nil {
 		return nil
 	}
-	if err := Unmarshal(rep.Body, resp); err != nil {
+	if err := unmarshalOwned(rep.Body, resp); err != nil { // the frame is ours alone
 		return transportError(ErrnoReceive, err)
 	}
 	return nil

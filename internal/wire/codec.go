@@ -58,6 +58,14 @@ var (
 // int64 Unix seconds or nanoseconds, never time.Time: time encodings have changed between
 // codec versions (a test rejects any registered message holding a time.Time).
 func Marshal(v any) (b []byte, err error) {
+	if b, ok := marshalFast(v); ok { // frame_fast.go: the same bytes, fewer copies
+		return b, nil
+	}
+	return marshalCodec(v)
+}
+
+// marshalCodec is Marshal by ugorji's encoder alone.
+func marshalCodec(v any) (b []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("wire: encode %T: %v", v, r)

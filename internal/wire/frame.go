@@ -66,6 +66,9 @@ func DecodeEnvelope(b []byte) (*Envelope, error) {
 
 // EncodeFrame returns env as one frame: the length prefix followed by the encoded envelope.
 func EncodeFrame(env *Envelope) ([]byte, error) {
+	if frame, ok := encodeFrameFast(env); ok { // frame_fast.go: the same bytes, one copy
+		return frame, nil
+	}
 	payload, err := Marshal(env)
 	if err != nil {
 		return nil, err
@@ -138,5 +141,5 @@ func readFramePayload(r io.Reader, n uint32) (*Envelope, error) {
 			return nil, err
 		}
 	}
-	return DecodeEnvelope(buf)
+	return decodeEnvelopeOwned(buf) // buf is this frame's alone (frame_owned.go)
 }

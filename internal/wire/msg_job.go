@@ -205,7 +205,7 @@ func (r *JobInfoReply) Unpack() error {
 	if r.Packed == nil {
 		return nil
 	}
-	jobs, err := UnpackJobInfos(r.Packed)
+	jobs, err := unpackOwned(r.Packed) // the reply owns Packed and drops it here
 	if err != nil {
 		return err
 	}

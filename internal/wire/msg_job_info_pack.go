@@ -133,29 +133,75 @@ var packKeyTable []byte
 // UnpackJobInfos decodes a packed job list. Strings share one copy of b, so decoding
 // allocates little beyond the slice of jobs.
 func UnpackJobInfos(b []byte) ([]JobInfo, error) {
-	all := string(b) // one copy that every decoded string points into
+	var jobs []JobInfo
+	err := eachJobInfo(string(b), func(n int) { jobs = make([]JobInfo, 0, n) }, func(j *JobInfo) bool {
+		jobs = append(jobs, *j)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// EachJobInfo calls fn with each job of a packed list in turn, until fn returns false, without
+// building the list: a command that shows a few of many jobs, or prints each as it goes,
+// then never holds all of them. The *JobInfo is reused for the next job; its strings (and
+// CPUsPerNode) stay valid, pointing into b, which must not be modified afterwards. An error
+// may come after fn has seen the jobs before the malformed one.
+func EachJobInfo(b []byte, fn func(*JobInfo) bool) error {
+	return eachJobInfo(unsafe.String(unsafe.SliceData(b), len(b)), nil, fn)
+}
+
+// EachJob calls fn with each job of the reply, packed or not, until fn returns false; see
+// EachJobInfo for how long what fn sees stays valid. Packed must not be modified afterwards.
+func (r *JobInfoReply) EachJob(fn func(*JobInfo) bool) error {
+	if r.Packed == nil {
+		for i := range r.Jobs {
+			if !fn(&r.Jobs[i]) {
+				break
+			}
+		}
+		return nil
+	}
+	return EachJobInfo(r.Packed, fn)
+}
+
+// unpackOwned is UnpackJobInfos for a list nothing will modify: strings point into b.
+func unpackOwned(b []byte) ([]JobInfo, error) {
+	var jobs []JobInfo
+	err := eachJobInfo(unsafe.String(unsafe.SliceData(b), len(b)), func(n int) { jobs = make([]JobInfo, 0, n) },
+		func(j *JobInfo) bool { jobs = append(jobs, *j); return true })
+	if err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// eachJobInfo decodes the packed list all, calling size with the number of jobs first.
+func eachJobInfo(all string, size func(int), fn func(*JobInfo) bool) error {
 	r := packReader{s: all}
 	n, err := r.arrayLen()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// Each element takes at least one byte, so a claimed length beyond the input is a lie
 	// that must not allocate.
 	if n < 1 || n > len(all) {
-		return nil, fmt.Errorf("%w: %d elements claimed in %d bytes", ErrBadPacked, n, len(all))
+		return fmt.Errorf("%w: %d elements claimed in %d bytes", ErrBadPacked, n, len(all))
 	}
 	nk, err := r.arrayLen()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if nk > len(all) {
-		return nil, fmt.Errorf("%w: %d keys claimed in %d bytes", ErrBadPacked, nk, len(all))
+		return fmt.Errorf("%w: %d keys claimed in %d bytes", ErrBadPacked, nk, len(all))
 	}
 	r.fields = make([]int, nk) // sender's key → index in packFields, -1 when unknown here
 	for k := range r.fields {
 		name, err := r.str()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		idx, ok := packIndex[name]
 		if !ok {
@@ -163,16 +209,23 @@ func UnpackJobInfos(b []byte) ([]JobInfo, error) {
 		}
 		r.fields[k] = idx
 	}
-	jobs := make([]JobInfo, n-1)
-	for i := range jobs {
-		if err := r.jobInfo(&jobs[i]); err != nil {
-			return nil, fmt.Errorf("%w (job %d)", err, i)
+	if size != nil {
+		size(n - 1)
+	}
+	var j JobInfo
+	for i := 0; i < n-1; i++ {
+		j = JobInfo{}
+		if err := r.jobInfo(&j); err != nil {
+			return fmt.Errorf("%w (job %d)", err, i)
+		}
+		if !fn(&j) {
+			return nil
 		}
 	}
 	if r.i != len(all) {
-		return nil, fmt.Errorf("%w: %d trailing bytes", ErrBadPacked, len(all)-r.i)
+		return fmt.Errorf("%w: %d trailing bytes", ErrBadPacked, len(all)-r.i)
 	}
-	return jobs, nil
+	return nil
 }
 
 func packZero(base unsafe.Pointer, f *packField) bool {

@@ -134,6 +134,9 @@ type SignalTasks struct {
 	JobID    uint32 `codec:"job_id"`
 	StepID   uint32 `codec:"step_id"`
 	Signal   int32  `codec:"signal"`
+	// Nodes, when set, are every node of the step the receiving slurmd hosts (NodeName is
+	// then ignored): one message per slurmd rather than one per node.
+	Nodes []string `codec:"nodes"`
 }
 
 func init() {

@@ -55,6 +55,8 @@ const (
 	MsgCompleteJobAlloc  MsgType = 407 // srun → slurmctld: CompleteJobAlloc (release)
 	MsgLaunchTasks       MsgType = 408 // srun → slurmd: LaunchTasks
 	MsgSignalTasks       MsgType = 409 // srun → slurmd: SignalTasks (Ctrl-C, task failure)
+	MsgLaunchTasksMany   MsgType = 410 // srun → slurmd: LaunchTasksMany (one launch for every node a slurmd hosts)
+	MsgLaunchTasksReply  MsgType = 411 // LaunchTasksManyReply: one result per node
 
 	// Controller administration, scontrol → slurmctld (msg_admin.go): 500–599.
 	MsgBuildInfo      MsgType = 500 // scontrol show config: BuildInfoRequest

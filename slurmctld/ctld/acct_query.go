@@ -102,11 +102,20 @@ func (c *Controller) handleAcctQuery(_ context.Context, req *wire.Request) (any,
 			rows = acctStepsOfRun(j, rows)
 		}
 		aj := c.acctJob(j, rows)
-		if r.Script && flags["job_script"] && aj.Batch {
-			aj.Script = j.Desc.Script
-		}
-		if r.Env && flags["job_env"] && aj.Batch && len(j.Desc.Environment) > 0 {
-			aj.Env = strings.Join(j.Desc.Environment, "\n") + "\n"
+		if (r.Script && flags["job_script"] || r.Env && flags["job_env"]) && aj.Batch {
+			// A live job's script is in the store (job_record_script.go); a purged job's
+			// accounting row carries what the flags kept.
+			sc, err := c.jobScript(j)
+			if err != nil { // purged meanwhile, without the flags keeping it
+				c.log.Debug("accounting: no script", "job", j.JobID, "err", err)
+				sc = &scriptRecord{}
+			}
+			if r.Script && flags["job_script"] {
+				aj.Script = sc.Script
+			}
+			if r.Env && flags["job_env"] && len(sc.Environment) > 0 {
+				aj.Env = strings.Join(sc.Environment, "\n") + "\n"
+			}
 		}
 		if p.steps != nil {
 			aj.StepsOnly = true

@@ -9,7 +9,6 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/conf"
-	"github.com/orbit-hpc/orbit/internal/store"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -51,46 +50,7 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 	return &wire.BuildInfoReply{Text: text}, nil
 }
 
-// handleReconfigure serves `scontrol reconfigure`: operators only. Orbit re-reads nothing yet
-// but what an update changed at run time: partitions return to their slurm.conf lines, as
-// Slurm's reconfigure resets them. The reply comes once that is durable.
-func (c *Controller) handleReconfigure(ctx context.Context, req *wire.Request) (any, error) {
-	id, err := identity(req)
-	if err != nil {
-		return nil, err
-	}
-	if !c.privileged(id) {
-		return nil, slurmErr(errnoAccessDenied)
-	}
-	c.mu.Lock()
-	b := new(store.Batch)
-	for _, pn := range c.t.partOrder {
-		p := c.t.parts[pn]
-		if p.base == nil {
-			continue
-		}
-		b.Delete(kindPart, pn)
-		p.conf, p.base, p.override = p.base, nil, partRecord{}
-		c.t.installPart(partRecord{Name: pn, MaxTime: wire.NoVal})
-		p.base, p.override = nil, partRecord{}
-	}
-	var pend *store.Pending
-	if b.Len() > 0 {
-		pend, err = c.store.Enqueue(c.ctx, b)
-	}
-	c.mu.Unlock()
-	if err != nil {
-		return nil, wire.Errorf(wire.ErrnoSlurmError, "reconfigure not applied: %v", err)
-	}
-	if pend != nil {
-		if err := pend.Wait(ctx); err != nil {
-			return nil, durabilityError(err)
-		}
-	}
-	c.log.Info("reconfigured", "uid", id.UID)
-	c.wake()
-	return &wire.OK{}, nil
-}
+// handleReconfigure is in reconfigure.go.
 
 // handleShutdown serves `scontrol shutdown`: operators only. The reply goes out first; the
 // server then stops, which ends slurmctld's main loop (every acknowledged change is already

@@ -45,6 +45,13 @@ type Options struct {
 	// an io.Closer, Close closes it after the scheduling loop has stopped. Nil means
 	// sched/builtin linked in-process (the controller's own unit tests).
 	Scheduler scheduler.Scheduler
+	// Manual, when set, starts no background loop and no launch-agent worker: the caller
+	// drives the clock (Now), the scheduling cycles, the timers and the calls to nodes, and
+	// nothing happens between its calls. The simulator does (sim.go).
+	Manual bool
+	// OnReconfigure, when set, is called with the new configuration after each reconfigure
+	// (slurmctld sets its log level from SlurmctldDebug).
+	OnReconfigure func(*conf.Config)
 }
 
 // Controller is a running slurmctld.
@@ -65,8 +72,10 @@ type Controller struct {
 	mu sync.RWMutex
 	t  *tables
 
-	kick  chan struct{}
-	agent chan agentTask
+	kick      chan struct{} // wake: a change that may let a job start (sched_loop.go)
+	batchKick chan struct{} // wakeBatch: batch submits, which may wait (batch_sched_delay)
+	pace      schedPacing   // SchedulerParameters' pacing of the loop (sched_params.go)
+	agent     chan agentTask
 
 	names nameCache
 	steps stepTable // job steps (step_table.go)
@@ -86,6 +95,9 @@ type Controller struct {
 	// jobCache holds each job's packed JobInfo until its record changes (job_info_cache.go).
 	jobCache jobInfoCache
 	prios    priorityState // priority/multifactor's factors and recalculation (priority.go)
+	reconf   reconfState   // scontrol reconfigure and SIGHUP (reconfigure.go)
+	bf       bfStats       // sdiag's backfill section (stats_backfill.go)
+	onReconf func(*conf.Config)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -133,11 +145,12 @@ func New(opts Options) (*Controller, error) {
 		jobCache: jobInfoCache{jobs: map[uint32]*packedJob{}},
 		prios: priorityState{factors: map[uint32]jobFactors{}, computed: map[uint32]uint32{},
 			held: map[uint32]bool{}, direct: map[uint32]bool{}},
-		t:      newTables(cfg),
-		kick:   make(chan struct{}, 1),
-		agent:  make(chan agentTask, 4096),
-		ctx:    ctx,
-		cancel: cancel,
+		t:         newTables(cfg),
+		kick:      make(chan struct{}, 1),
+		batchKick: make(chan struct{}, 1),
+		agent:     make(chan agentTask, 4096),
+		ctx:       ctx,
+		cancel:    cancel,
 	}
 	switch ls := c.launch.(type) {
 	case *auth.LaunchSigner:
@@ -146,12 +159,16 @@ func New(opts Options) (*Controller, error) {
 		ls.Now = now
 	}
 	c.booted = now()
+	c.onReconf = opts.OnReconfigure
 	c.plug.sched = opts.Scheduler
 	if c.plug.sched == nil {
 		c.plug.sched = builtin.New(c.schedConfig())
 	}
 	if c.interval <= 0 {
 		c.interval = 5 * time.Second
+	}
+	if c.pace, err = parseSchedPacing(cfg.SchedulerParameters); err != nil {
+		log.Error("SchedulerParameters: using Slurm's default for what is invalid", "err", err)
 	}
 	c.nodeOpt = wire.ClientOptions{
 		MessageTimeout: msgTimeout,
@@ -175,6 +192,9 @@ func New(opts Options) (*Controller, error) {
 		Authenticator:  rpcauth.Authenticator{V: authSuite.Verifier},
 	})
 	c.register()
+	if opts.Manual {
+		return c, nil // sim.go drives the loops' work and the node calls itself
+	}
 	workers := opts.LaunchWorkers
 	if workers <= 0 {
 		workers = 32
@@ -276,10 +296,20 @@ func (c *Controller) Close() error {
 	return err
 }
 
-// wake asks the scheduler for a pass soon; many wakes before it runs make one pass.
+// wake asks the scheduler for a pass soon (sched_min_interval after the last one ended);
+// many wakes before it runs make one pass.
 func (c *Controller) wake() {
 	select {
 	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// wakeBatch asks for a pass for newly submitted batch jobs, which Slurm lets wait up to
+// batch_sched_delay so that a burst of submits is scheduled in few passes (sched_loop.go).
+func (c *Controller) wakeBatch() {
+	select {
+	case c.batchKick <- struct{}{}:
 	default:
 	}
 }

@@ -12,7 +12,10 @@
 //   - A reply that says "accepted" (a job id, a cancel, a registration) is sent only after the
 //     store has committed the change: the batch is enqueued under the lock (disk order equals
 //     memory order) and waited for outside it (many requests share one group commit).
-//   - Reads are served from memory under an RWMutex and return copies.
+//   - Reads are served from memory under an RWMutex and return copies. Batch scripts and
+//     environments are the exception: they are stored beside the job in the same batch and
+//     read back only to launch the job or answer sacct (job_record_script.go), as Slurm
+//     keeps them in StateSaveLocation.
 //   - Network calls to nodes (launch, signal, terminate, ping) never hold the state lock;
 //     they run in the launch agent's worker pool (launch_agent.go).
 //   - Every endpoint reads the same way: authenticate (rpcauth) → authorize → validate →
@@ -25,6 +28,11 @@
 // by slurmctld/schedhost, or sched/builtin linked in-process when none is given.
 // select.go's node selection serves will-run answers (job_will_run.go). Pending reasons are
 // scheduler output, kept in memory only and recomputed after a restart.
+//
+// Simulation (sim.go, sim_node.go): Sim runs this controller in virtual time for ssim, built
+// with Options.Manual (no loop or agent worker of its own); the caller owns the clock and
+// calls the submit and completion handlers, the scheduling cycle and the timers' work
+// directly, and emulated nodes take the launch agent's queued calls in place of slurmd.
 //
 // This package must not import any command package, slurmd, or the plugin host.
 package ctld

@@ -137,7 +137,8 @@ type testNode struct {
 	mu       sync.Mutex
 	running  map[uint32]string // job → node name, for "sleep" scripts
 	launched []uint32
-	forwards int // nodes answered for through broadcasts (node_ping_test.go)
+	sent     []*wire.LaunchBatchJob // every launch message, in order (job_record_script_test.go)
+	forwards int                    // nodes answered for through broadcasts (node_ping_test.go)
 }
 
 var exitRE = regexp.MustCompile(`exit (\d+)`)
@@ -182,6 +183,7 @@ func (n *testNode) launch(_ context.Context, req *wire.Request) (any, error) {
 	}
 	n.mu.Lock()
 	n.launched = append(n.launched, m.JobID)
+	n.sent = append(n.sent, m)
 	if regexp.MustCompile(`\bsleep\b`).MatchString(m.Script) {
 		n.running[m.JobID] = m.NodeName
 		n.mu.Unlock()

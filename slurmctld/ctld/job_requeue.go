@@ -89,7 +89,7 @@ func clearAllocation(n *jobRecord) {
 
 // nodeFailChange ends a job whose node failed: requeued when it allows it, else NODE_FAIL.
 func (c *Controller) nodeFailChange(j *jobRecord, now int64) change {
-	if c.requeueAllowed(j) && j.Desc.Script != "" { // only batch jobs are requeued
+	if c.requeueAllowed(j) && !j.isInteractive() { // only batch jobs are requeued
 		return requeueJob{jobID: j.JobID, now: now}
 	}
 	return endJob{jobID: j.JobID, state: states.JobNodeFail, reason: states.FailDownNode, end: now}

@@ -25,6 +25,7 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 	if err != nil {
 		return nil, err
 	}
+	script := detachScript(j) // stored beside the record, not kept in memory (job_record_script.go)
 	c.mu.Lock()
 	j.JobID = c.t.nextJobID
 	if j.ArrayPending != nil {
@@ -33,7 +34,7 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 	if j.Priority != 0 {
 		j.Priority = c.submitPriority(j, now) // priority.go: basic or multifactor
 	}
-	p, err := c.apply(submitJob{job: j})
+	p, err := c.apply(submitJob{job: j, script: script})
 	c.mu.Unlock()
 	if err != nil {
 		c.log.Error("submit not applied", "err", err)
@@ -43,7 +44,10 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 		return nil, durabilityError(err)
 	}
 	c.log.Info("job submitted", "job", j.JobID, "uid", j.UserID, "partition", j.Partition)
-	c.wake()
+	if j.Priority != 0 {
+		// A held job (priority 0) cannot start: it needs no cycle, its reason is set.
+		c.wakeBatch()
+	}
 	return &wire.SubmitBatchJobReply{JobID: j.JobID}, nil
 }
 
@@ -57,13 +61,15 @@ func durabilityError(err error) error {
 }
 
 // newJob validates d and fills in its defaults (partition, node and task counts, time
-// limit), the way Slurm's job_create does. It reads only the configuration, which never
-// changes while the controller runs, so it needs no lock.
+// limit), the way Slurm's job_create does. It reads only the configuration, under the read
+// lock: reconfigure (reconfigure.go) replaces partitions and node definitions.
 func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*jobRecord, error) {
 	if strings.TrimSpace(d.Script) == "" {
 		return nil, slurmErr(errnoScriptMissing)
 	}
-	t := c.t // partitions and nodes' configuration are immutable
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t := c.t
 	partName := d.Partition
 	if partName == "" {
 		if t.defPart == "" {

@@ -171,11 +171,22 @@ func (c *Controller) doLaunch(t agentTask) {
 			return // an srun allocation: srun launches its steps itself
 		}
 		msg := c.launchMsg(j)
-		arrayLaunch(j, msg) // job_array.go
 		msg.Restarts = j.Restarts
 		n := c.t.nodes[j.batchHost()]
 		addr := c.nodeAddr(n)
 		c.mu.RUnlock()
+
+		// The script and environment are read back from the store, outside the lock
+		// (job_record_script.go). A job whose script cannot be found can never start:
+		// Slurm fails it as a launch the node refused.
+		sc, err := c.jobScript(j)
+		if err != nil {
+			c.log.Error("cannot read batch script", "job", j.JobID, "err", err)
+			c.launchFailed(j.JobID, msg.NodeName, true)
+			return
+		}
+		msg.Script, msg.Environment = sc.Script, sc.Environment
+		arrayLaunch(j, msg) // job_array.go: after the environment, which it edits
 
 		cred, err := c.launch.SignLaunch(auth.LaunchCred{
 			JobID: j.JobID, StepID: batchStepID, UID: j.UserID, GID: j.GroupID, NodeList: msg.NodeList,
@@ -275,9 +286,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		TimeLimit:    j.TimeLimit,
 		KillWait:     uint32(c.cfg.KillWait),
 		WorkDir:      d.WorkDir,
-		Script:       d.Script,
-		ScriptArgs:   d.ScriptArgs,
-		Environment:  d.Environment,
+		ScriptArgs:   d.ScriptArgs, // Script and Environment: doLaunch reads them from the store
 		StdOut:       d.StdOut,
 		StdErr:       d.StdErr,
 		StdIn:        d.StdIn,

@@ -83,6 +83,7 @@ func TestSched_FIFOOrderAndReasons(t *testing.T) {
 	f.waitFor("the launch of the second job", func() bool { return slices.Contains(f.node.launches(), b) })
 	f.kill(0, b, 0)
 	f.waitState(c, states.JobRunning)
+	f.waitFor("the launch of the third job", func() bool { return slices.Contains(f.node.launches(), c) })
 	if got, want := f.node.launches(), []uint32{a, b, c}; !slices.Equal(got, want) {
 		t.Errorf("launch order %v, want %v", got, want)
 	}

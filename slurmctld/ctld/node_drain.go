@@ -76,7 +76,7 @@ func (c *Controller) handlePrologComplete(ctx context.Context, req *wire.Request
 	sameRun := j != nil && (r.Restarts == wire.NoVal || r.Restarts == j.Restarts)
 	if sameRun && j.state().IsRunning() && !j.state().IsCompleting() {
 		end = terminated{jobID: j.JobID, nodes: append([]string(nil), j.Nodes...)}
-		if c.requeueAllowed(j) && j.Desc.Script != "" {
+		if c.requeueAllowed(j) && !j.isInteractive() {
 			ch, _, errno := c.requeueChange(j, true, false, now) // job_requeue.go
 			if errno == 0 {
 				chs = append(chs, withStateDesc{ch: ch, jobID: j.JobID, desc: descLaunchFailedHeld})

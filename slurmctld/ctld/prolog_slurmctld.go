@@ -82,7 +82,7 @@ func (c *Controller) prologSlurmctldFailed(jobID uint32) {
 	}
 	end := terminated{jobID: jobID, nodes: append([]string(nil), j.Nodes...)}
 	var ch change
-	if c.requeueAllowed(j) && j.Desc.Script != "" {
+	if c.requeueAllowed(j) && !j.isInteractive() {
 		var errno int32
 		ch, _, errno = c.requeueChange(j, false, false, now) // job_requeue.go
 		if errno != 0 {

@@ -32,9 +32,11 @@ func (p *schedPlugin) close(log *slog.Logger) {
 
 // planCycle is one scheduling cycle run by a plugin (DESIGN.md §6):
 //
-//  1. under the lock, the controller decides eligibility and sets its own pending reasons
-//     (held, begin time, dependency, partition, array throttle; sched_loop.go's
-//     eligibility), and computes what changed since the plugin's last cycle;
+//  1. under the read lock (queries go on; only writers wait), the controller decides
+//     eligibility once per pending job and its own pending reasons (held, begin time,
+//     dependency, partition, array throttle; sched_loop.go's eligibility), and builds the
+//     plugin's view; then, under the write lock for as many records as changed, it installs
+//     the new reasons of records nobody changed meanwhile;
 //  2. without the lock, it sends the plugin that delta (a full Sync when the plugin is new,
 //     restarted or asks for one) and asks for a plan;
 //  3. under the lock again, every start is verified against the tables as they are now
@@ -45,10 +47,11 @@ func (p *schedPlugin) close(log *slog.Logger) {
 // reasons, and the next cycle resyncs (the host restarts a dead plugin).
 func (c *Controller) planCycle() {
 	now := c.now().Unix()
-	c.mu.Lock()
+	c.mu.RLock()
 	running := c.t.runningTasks()
 	elig := map[uint32]states.Reason{}
 	var invalid []uint32
+	var reasons []reasonChange
 	for _, j := range c.t.jobs {
 		if !j.state().IsPending() || j.state().IsCompleting() {
 			continue
@@ -61,22 +64,35 @@ func (c *Controller) planCycle() {
 		if reason != states.WaitNoReason && j.Reason != uint32(reason) {
 			n := j.clone()
 			n.Reason = uint32(reason)
-			c.t.jobs[j.JobID] = n // memory only: reasons are recomputed every cycle
+			reasons = append(reasons, reasonChange{old: j, rec: n})
 		}
 	}
-	cur := c.snapshot(elig, now)
-	c.mu.Unlock()
+	cur := c.snapshot(elig, reasons, now)
+	c.mu.RUnlock()
+	if len(reasons) > 0 {
+		c.mu.Lock()
+		for _, r := range reasons {
+			// memory only: reasons are recomputed every cycle. A record changed since it
+			// was judged keeps its own (the next cycle judges it again).
+			if c.t.jobs[r.rec.JobID] == r.old {
+				c.t.jobs[r.rec.JobID] = r.rec
+			}
+		}
+		c.mu.Unlock()
+	}
 	if len(invalid) > 0 {
 		c.cancelInvalidDeps(invalid, now)
 	}
 
+	asked := bfMark()
 	plan, ok := c.askPlan(cur, now)
 	if !ok {
 		return
 	}
+	c.bfCycle(plan, bfQueue(elig), now, asked) // sdiag's backfill section (stats_backfill.go)
 
 	c.mu.Lock()
-	starts, more := c.applyPlan(plan, now)
+	starts, more := c.applyPlan(plan, cur, now)
 	c.mu.Unlock()
 	if more {
 		c.wake() // an array started a task and has more pending: the next one next cycle
@@ -94,7 +110,7 @@ func (c *Controller) askPlan(cur sentState, now int64) (scheduler.Plan, bool) {
 		p.seq++
 		err = p.sched.Update(ctx, p.sent.delta(cur, p.seq, now))
 	}
-	if !p.synced || errors.Is(err, scheduler.ErrResync) {
+	if !p.synced || errors.Is(err, scheduler.ErrResync) || c.reconf.resync.Swap(false) {
 		p.seq++
 		err = p.sched.Sync(ctx, cur.state(c.schedConfig(), p.seq, now))
 	}
@@ -127,9 +143,14 @@ func (c *Controller) schedConfig() scheduler.Config {
 	}
 }
 
+// reasonChange is a pending job's record with the controller's new reason (rec), made from
+// the record judged (old).
+type reasonChange struct{ old, rec *jobRecord }
+
 // applyPlan verifies and applies the plan's starts in order, then its pending reasons and
-// reservations. Called with c.mu held.
-func (c *Controller) applyPlan(plan scheduler.Plan, now int64) (starts []started, more bool) {
+// reservations. cur is what the plan was made from: the verdicts of its pending jobs whose
+// records did not change since are reused, not recomputed. Called with c.mu held.
+func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (starts []started, more bool) {
 	done := map[uint32]bool{} // jobs this plan already started: at most once each
 	running := c.t.runningTasks()
 	for _, s := range plan.Starts {
@@ -146,6 +167,9 @@ func (c *Controller) applyPlan(plan scheduler.Plan, now int64) (starts []started
 			continue
 		}
 		starts = append(starts, started{jobID: id, p: pend})
+		if s.Backfilled {
+			c.bfStarted() // stats_backfill.go
+		}
 		if j.ArrayJobID != 0 {
 			running[j.ArrayJobID]++
 			more = more || len(j.ArrayPending) > 1
@@ -161,11 +185,18 @@ func (c *Controller) applyPlan(plan scheduler.Plan, now int64) (starts []started
 	for _, r := range plan.Rejects {
 		given[r.JobID] = r.Reason
 	}
-	for id, j := range c.t.jobs {
-		if done[id] || !j.state().IsPending() || j.state().IsCompleting() {
+	// Only the jobs the plan was made from: a job submitted since keeps its submit reason
+	// until the next cycle judges it.
+	for id, sent := range cur.jobs {
+		j := c.t.jobs[id]
+		if j == nil || done[id] || !j.state().IsPending() || j.state().IsCompleting() {
 			continue
 		}
-		if e, _ := c.eligibility(j, now, running); e != states.WaitNoReason {
+		e := sent.reason
+		if sent.rec != j {
+			e, _ = c.eligibility(j, now, running) // changed meanwhile: judged again
+		}
+		if e != states.WaitNoReason {
 			continue // the controller's own reason wins
 		}
 		reason, ok := given[id]

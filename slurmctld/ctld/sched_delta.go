@@ -30,11 +30,23 @@ type sentState struct {
 }
 
 // snapshot builds the plugin's view of the tables. elig holds the controller's verdict for
-// every pending job. Called with c.mu held.
-func (c *Controller) snapshot(elig map[uint32]states.Reason, now int64) sentState {
+// every pending job; reasons are the records the cycle is about to install with new
+// reasons, which the view shows in place of the ones they replace. Called with c.mu held
+// (read); only the scheduling loop calls it.
+func (c *Controller) snapshot(elig map[uint32]states.Reason, reasons []reasonChange, now int64) sentState {
 	prev := c.plug.sent.jobs
+	var repl map[uint32]*jobRecord
+	if len(reasons) > 0 {
+		repl = make(map[uint32]*jobRecord, len(reasons))
+		for _, r := range reasons {
+			repl[r.rec.JobID] = r.rec
+		}
+	}
 	s := sentState{jobs: make(map[uint32]sentJob, len(c.t.jobs))}
 	for id, j := range c.t.jobs {
+		if n, ok := repl[id]; ok {
+			j = n
+		}
 		reason, pending := elig[id]
 		if !pending && !j.holdsNodes() {
 			continue // ended, completing without nodes, or suspended without an allocation

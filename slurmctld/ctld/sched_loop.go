@@ -9,22 +9,82 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// schedLoop runs a scheduling cycle when woken (submit, completion, cancel, node change) and
-// every SchedInterval: the scheduler plugin plans, the controller verifies and applies.
+// schedLoop runs a scheduling cycle when woken and every SchedInterval: the scheduler
+// plugin plans, the controller verifies and applies. It paces the cycles as Slurm's
+// SchedulerParameters say (sched_params.go):
+//
+//   - wake (a completion, cancel, node or partition change: something that may let a job
+//     start) runs a cycle sched_min_interval after the last one ended (Slurm's default is
+//     2 µs: at once), however many wakes came meanwhile;
+//   - wakeBatch (a batch submit) may wait up to batch_sched_delay after the last
+//     submit-driven cycle started: with defer the whole delay, else ten times as long as the
+//     last cycle took. A lone submit on a quiet cluster is scheduled at once; a burst of
+//     submits costs a bounded number of cycles and leaves the state lock to the submitters.
 func (c *Controller) schedLoop() {
 	defer c.wg.Done()
 	tick := time.NewTicker(c.interval)
 	defer tick.Stop()
+	var (
+		urgent, batch bool          // wakes not served yet
+		lastEnd       time.Time     // when the last cycle ended
+		lastBatch     time.Time     // when the last cycle serving batch submits started
+		lastTook      time.Duration // how long the last cycle took
+		timer         *time.Timer
+		timerC        <-chan time.Time
+		stopTimer     = func() {
+			if timer != nil {
+				timer.Stop()
+				timer, timerC = nil, nil
+			}
+		}
+	)
+	defer stopTimer()
 	for {
+		if urgent || batch {
+			pace := c.schedPace() // reconfigure may change it (reconfigure.go)
+			due := lastEnd.Add(pace.minInterval)
+			if !urgent {
+				due = later(due, lastBatch.Add(pace.batchWait(lastTook)))
+			}
+			if wait := time.Until(due); wait > 0 {
+				stopTimer()
+				timer = time.NewTimer(wait)
+				timerC = timer.C
+			} else {
+				stopTimer()
+				start := time.Now()
+				if batch {
+					lastBatch = start
+				}
+				urgent, batch = false, false
+				c.recalcPriorities()
+				c.stats.cycle(c, c.planCycle) // the plugin's plan, verified (sched_cycle.go); sdiag's statistics
+				lastEnd = time.Now()
+				lastTook = lastEnd.Sub(start)
+				continue
+			}
+		}
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-c.kick:
+			urgent = true
+		case <-c.batchKick:
+			batch = true
 		case <-tick.C:
+			urgent = true
+		case <-timerC:
+			timer, timerC = nil, nil
 		}
-		c.recalcPriorities()
-		c.stats.cycle(c, c.planCycle) // the plugin's plan, verified (sched_cycle.go); sdiag's statistics
 	}
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // started is a job a pass started, with the commit that makes its RUNNING state durable.

@@ -118,7 +118,7 @@ func TestApplyPlan_CountsEarlierStarts(t *testing.T) {
 		{JobID: 5, Nodes: []string{"n1"}, CPUs: []uint32{3}},
 		{JobID: 6, Nodes: []string{"n1"}, CPUs: []uint32{3}},
 		{JobID: 5, Nodes: []string{"n2"}, CPUs: []uint32{3}},
-	}}, 100)
+	}}, sentState{}, 100)
 	st5, st6 := c.t.jobs[5].state(), c.t.jobs[6].state()
 	alloc := c.t.nodes["n1"].allocCPUs
 	c.mu.Unlock()

@@ -25,6 +25,9 @@ type effects struct {
 	nodes     []nodeRecord // replaced node records
 	parts     []partRecord // replaced partition overrides (partition_update.go)
 	nextJobID uint32       // 0 = unchanged
+	// scripts are new batch jobs' scripts and environments, by script id, stored beside
+	// their records in the same batch (job_record_script.go).
+	scripts map[uint32]*scriptRecord
 }
 
 // apply is the one path by which state changes: it plans ch, enqueues the batch that makes it
@@ -44,18 +47,22 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		}
 		b.Put(kindJob, jobKey(j.JobID), v)
 	}
+	if err := putScripts(b, e.scripts); err != nil {
+		return nil, err
+	}
 	for _, id := range e.purge {
 		j := c.t.jobs[id]
 		if j == nil {
 			continue
 		}
-		v, err := wire.Marshal(j)
+		v, err := wire.Marshal(c.acctWithScript(j))
 		if err != nil {
 			return nil, fmt.Errorf("encode job %d: %w", id, err)
 		}
 		b.AppendAccounting(kindJob, jobKey(id), j.EndTime, v)
 		b.Delete(kindJob, jobKey(id))
 	}
+	c.t.purgeScripts(b, e.purge)
 	for i := range e.nodes {
 		v, err := wire.Marshal(&e.nodes[i])
 		if err != nil {
@@ -108,16 +115,25 @@ func (c *Controller) applyWait(ctx context.Context, ch change) error {
 	return p.Wait(ctx)
 }
 
-// submitJob adds a new pending job; its id is the next job id.
+// submitJob adds a new pending job; its id is the next job id. A batch job's script and
+// environment (detachScript) are stored in the same batch, under the job's id.
 type submitJob struct {
-	job *jobRecord
+	job    *jobRecord
+	script *scriptRecord // nil for an interactive allocation
 }
 
 func (ch submitJob) plan(t *tables) (*effects, error) {
 	if _, dup := t.jobs[ch.job.JobID]; dup {
 		return nil, fmt.Errorf("job %d already exists", ch.job.JobID)
 	}
-	return &effects{jobs: []*jobRecord{ch.job}, nextJobID: ch.job.JobID + 1}, nil
+	e := &effects{jobs: []*jobRecord{ch.job}, nextJobID: ch.job.JobID + 1}
+	if ch.script != nil {
+		j := ch.job.clone()
+		j.ScriptID = j.JobID // an array's tasks keep it: they share the array's script
+		e.jobs[0] = j
+		e.scripts = map[uint32]*scriptRecord{j.ScriptID: ch.script}
+	}
+	return e, nil
 }
 
 // startJob moves a pending job to RUNNING on an allocation the scheduler chose.
@@ -239,6 +255,12 @@ func (m multi) plan(t *tables) (*effects, error) {
 		all.purge = append(all.purge, e.purge...)
 		all.nodes = append(all.nodes, e.nodes...)
 		all.parts = append(all.parts, e.parts...)
+		for id, sc := range e.scripts {
+			if all.scripts == nil {
+				all.scripts = map[uint32]*scriptRecord{}
+			}
+			all.scripts[id] = sc
+		}
 		all.nextJobID = max(all.nextJobID, e.nextJobID)
 	}
 	return all, nil

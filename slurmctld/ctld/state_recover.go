@@ -65,7 +65,7 @@ func (c *Controller) recover() error {
 // clearState removes every saved job and node state (slurmctld -c), in one batch.
 func (c *Controller) clearState() error {
 	b := new(store.Batch)
-	for _, kind := range []string{kindJob, kindNode, kindPart} {
+	for _, kind := range []string{kindJob, kindScript, kindNode, kindPart} {
 		err := c.store.Load(kind, func(key string, _ []byte) error {
 			b.Delete(kind, key)
 			return nil

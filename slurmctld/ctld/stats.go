@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -29,20 +28,15 @@ type ctldStats struct {
 	cycleSum, depthSum              uint64
 	queueLen                        uint32
 
-	// Job counts of the period, from the state changes seen by scans of the job table
-	// around every scheduler pass and at every sdiag (jobEvents): counting there needs no
-	// hook in each state change, and a finished job is seen before MinJobAge purges it
-	// because every end wakes the scheduler.
-	seen                                            map[uint32]states.JobState
-	submitted, started, completed, canceled, failed uint32
+	// base is the job table's event counts when the period began: sdiag shows the counts
+	// since then (job_counts.go keeps them as records change; no scan of the table).
+	base jobCounts
 }
 
 // registerStats installs the RPC observer and the sdiag endpoint.
 func (c *Controller) registerStats() {
-	c.stats.reset(c.now())
 	// Recovered jobs were submitted before this controller started: known, not counted.
-	c.stats.jobEvents(c)
-	c.stats.reset(c.now())
+	c.stats.reset(c.now(), c.jobCounts())
 	c.srv.Observe(c.stats.observe)
 	c.srv.HandleRPC(wire.MsgStats, c.handleStats)
 }
@@ -114,11 +108,10 @@ func (s *ctldStats) observe(req *wire.Request, took time.Duration, _ error) {
 // cycle runs one main scheduler pass and records its time and depth: the pending jobs it
 // looked at (every pending job the controller judged, so depth is the queue length).
 func (s *ctldStats) cycle(c *Controller, pass func()) {
-	queue, _ := s.jobEvents(c)
+	queue := c.jobCounts().pending
 	start := time.Now()
 	pass()
 	us := uint32(min(time.Since(start).Microseconds(), int64(^uint32(0)>>1)))
-	s.jobEvents(c)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cycleLast = us
@@ -129,58 +122,23 @@ func (s *ctldStats) cycle(c *Controller, pass func()) {
 	s.queueLen = queue
 }
 
-// jobEvents scans the job table, counts the state changes since the last scan, and returns
-// the numbers of pending and running jobs.
-func (s *ctldStats) jobEvents(c *Controller) (pending, running uint32) {
+// jobCounts is the job table's counts now (job_counts.go).
+func (c *Controller) jobCounts() jobCounts {
 	c.mu.RLock()
-	now := make(map[uint32]states.JobState, len(c.t.jobs))
-	for id, j := range c.t.jobs {
-		st := j.state()
-		now[id] = st
-		switch {
-		case st.IsPending():
-			pending++
-		case st.IsRunning() || st.IsSuspended():
-			running++
-		}
-	}
-	c.mu.RUnlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id, st := range now {
-		old, known := s.seen[id]
-		if !known {
-			s.submitted++
-		}
-		wasStarted := known && !old.IsPending()
-		if !wasStarted && !st.IsPending() && !(st.Base() == states.JobCancelled && (!known || old.IsPending())) {
-			s.started++ // a job cancelled while pending never started
-		}
-		if st.IsFinished() && (!known || !old.IsFinished()) {
-			switch st.Base() {
-			case states.JobComplete:
-				s.completed++
-			case states.JobCancelled:
-				s.canceled++
-			default:
-				s.failed++
-			}
-		}
-	}
-	s.seen = now
-	return pending, running
+	defer c.mu.RUnlock()
+	return c.t.counts
 }
 
 // reset starts a new statistics period at now.
-func (s *ctldStats) reset(now time.Time) {
+func (s *ctldStats) reset(now time.Time, counts jobCounts) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.since = now
 	s.byType, s.typeSeq = map[string]*wire.RPCTypeStat{}, nil
 	s.byUser, s.userSeq = map[uint32]*wire.RPCUserStat{}, nil
 	s.cycleLast, s.cycleMax, s.cycleCount, s.cycleSum, s.depthSum, s.queueLen = 0, 0, 0, 0, 0, 0
-	s.submitted, s.started, s.completed, s.canceled, s.failed = 0, 0, 0, 0, 0
 	// Jobs already known stay known: a new period counts only what happens in it.
+	s.base = counts
 }
 
 // handleStats serves sdiag: the statistics, or with Reset (operators only) a new period.
@@ -195,19 +153,22 @@ func (c *Controller) handleStats(_ context.Context, req *wire.Request) (any, err
 		if !c.privileged(id) {
 			return nil, wire.NewError(wire.ErrnoAccessDenied)
 		}
-		c.stats.reset(now)
+		c.stats.reset(now, c.jobCounts())
+		c.bf.reset() // stats_backfill.go
 		return nil, nil
 	}
 	rep := &wire.StatsReply{ReqTime: now.Unix(), JobStatesTime: now.Unix(),
 		ServerThreads: uint32(c.srv.Active()), AgentQueueSize: uint32(len(c.agent))}
-	rep.JobsPending, rep.JobsRunning = c.stats.jobEvents(c)
+	counts := c.jobCounts()
+	rep.JobsPending, rep.JobsRunning = counts.pending, counts.running
 
 	c.stats.mu.Lock()
 	s := &c.stats
 	since := s.since.Unix()
 	rep.DataSince = since
-	rep.JobsSubmitted, rep.JobsStarted, rep.JobsCompleted = s.submitted, s.started, s.completed
-	rep.JobsCanceled, rep.JobsFailed = s.canceled, s.failed
+	ev := counts.since(s.base)
+	rep.JobsSubmitted, rep.JobsStarted, rep.JobsCompleted = ev.submitted, ev.started, ev.completed
+	rep.JobsCanceled, rep.JobsFailed = ev.canceled, ev.failed
 	rep.SchedCycleLast, rep.SchedCycleMax, rep.SchedCycleCount = s.cycleLast, s.cycleMax, s.cycleCount
 	rep.SchedCycleSum, rep.SchedCycleDepthSum, rep.SchedQueueLen = s.cycleSum, s.depthSum, s.queueLen
 	if mins := (now.Unix() - since) / 60; mins > 0 {
@@ -220,5 +181,6 @@ func (c *Controller) handleStats(_ context.Context, req *wire.Request) (any, err
 		rep.RPCsByUser = append(rep.RPCsByUser, *s.byUser[u])
 	}
 	c.stats.mu.Unlock()
+	c.bf.fill(rep) // stats_backfill.go
 	return rep, nil
 }

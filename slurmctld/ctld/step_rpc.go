@@ -31,7 +31,7 @@ func (c *Controller) registerSteps() {
 const interactivePlaceholder = "#!interactive"
 
 // isInteractive says whether a job is an srun/salloc allocation (it has no script).
-func (j *jobRecord) isInteractive() bool { return j.Desc.Script == "" }
+func (j *jobRecord) isInteractive() bool { return !j.hasScript() }
 
 // handleAllocateJob serves MsgAllocateJob: a pending job without a script, durable before
 // the reply.

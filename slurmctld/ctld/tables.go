@@ -63,6 +63,11 @@ type jobRecord struct {
 	// seconds it ran before its current suspension.
 	SuspendTime int64 `codec:"suspend_time"`
 	PreSusTime  int64 `codec:"pre_sus_time"`
+	// ScriptID names the store row holding a batch job's script and environment
+	// (job_record_script.go): the job's own id, or its array's id for every task of an array.
+	// 0 for an interactive allocation, and for records saved before scripts left memory
+	// (their Desc still carries the script).
+	ScriptID uint32 `codec:"script_id"`
 }
 
 func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }
@@ -173,15 +178,20 @@ type tables struct {
 	partOrder []string
 	defPart   string
 	nextJobID uint32
-	lowPrio   uint32 // the last priority handed out (priority/basic counts down)
+	lowPrio   uint32    // the last priority handed out (priority/basic counts down)
+	counts    jobCounts // sdiag's job counts, kept by installJob and removeJob (job_counts.go)
+	// scriptRefs counts, per shared script row, the array records using it
+	// (job_record_script.go).
+	scriptRefs map[uint32]uint32
 }
 
 func newTables(cfg *conf.Config) *tables {
 	t := &tables{
-		jobs:    map[uint32]*jobRecord{},
-		nodes:   map[string]*nodeEntry{},
-		parts:   map[string]*partEntry{},
-		lowPrio: maxPriorityBase,
+		jobs:       map[uint32]*jobRecord{},
+		nodes:      map[string]*nodeEntry{},
+		parts:      map[string]*partEntry{},
+		lowPrio:    maxPriorityBase,
+		scriptRefs: map[uint32]uint32{},
 	}
 	for _, n := range cfg.Nodes {
 		st := states.NodeUnknown
@@ -231,11 +241,15 @@ func newTables(cfg *conf.Config) *tables {
 // install puts a job record into the tables, moving its node allocation from the old
 // record's to the new one's.
 func (t *tables) installJob(j *jobRecord) {
-	if old := t.jobs[j.JobID]; old != nil {
+	old := t.jobs[j.JobID]
+	if old != nil {
 		t.release(old)
+		t.countScriptRef(old, -1)
 	}
+	t.counts.change(old, j)
 	t.jobs[j.JobID] = j
 	t.hold(j)
+	t.countScriptRef(j, +1)
 	if j.JobID >= t.nextJobID {
 		t.nextJobID = j.JobID + 1
 	}
@@ -247,6 +261,8 @@ func (t *tables) installJob(j *jobRecord) {
 func (t *tables) removeJob(id uint32) {
 	if old := t.jobs[id]; old != nil {
 		t.release(old)
+		t.countScriptRef(old, -1)
+		t.counts.change(old, nil)
 		delete(t.jobs, id)
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
 )
 
-// srun steps (MsgLaunchTasks) run under one slurmstepd per step and node, as batch steps do
+// srun steps run under one slurmstepd per step and slurmd (for several hosted nodes: MsgLaunchTasksMany,
+// step_launch_many.go; MsgLaunchTasks is the one-node form), as batch steps do
 // (DESIGN.md §2): slurmd checks the launch, writes a stepdlaunch.Step file and starts
 // `slurmstepd --step FILE` in its own session; the stepd connects to srun's I/O port itself,
 // runs the tasks and reports their exits to srun, so a step keeps running, and its output
@@ -28,6 +29,7 @@ import (
 func (d *Daemon) registerSteps() {
 	d.srv.HandleRPC(wire.MsgLaunchTasks, d.handleLaunchTasks)
 	d.srv.HandleRPC(wire.MsgSignalTasks, d.handleSignalTasks)
+	d.srv.HandleRPC(wire.MsgLaunchTasksMany, d.handleLaunchTasksMany) // step_launch_many.go
 }
 
 // handleLaunchTasks starts a step's tasks on one node for srun: the caller must be the job's
@@ -121,33 +123,64 @@ func (d *Daemon) startStepStepd(ctx context.Context, h *hosted, m *wire.LaunchTa
 
 // handleSignalTasks signals one step's tasks (srun forwarding a signal, or ending the step
 // with SIGKILL for -K), found through the step's state file: a step started by an earlier
-// slurmd is reached just the same.
+// slurmd is reached just the same. A message naming Nodes signals the step on each of them
+// (one message per slurmd for a wide step); the answer is an error only when no node had it.
 func (d *Daemon) handleSignalTasks(_ context.Context, req *wire.Request) (any, error) {
 	m := req.Body.(*wire.SignalTasks)
-	h := d.nodes[m.NodeName]
-	if h == nil {
-		return nil, errInvalidNode(m.NodeName)
-	}
 	if m.Signal <= 0 || m.Signal >= 65 {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "Invalid signal %d", m.Signal)
 	}
+	nodes := m.Nodes
+	if len(nodes) == 0 {
+		nodes = []string{m.NodeName}
+	}
+	if len(nodes) > wire.MaxLaunchNodes {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "signal names %d nodes, more than %d", len(nodes), wire.MaxLaunchNodes)
+	}
+	var first error
+	signalled := 0
+	stepds := map[int]bool{} // a several-node slurmstepd is cancelled once
+	for _, node := range nodes {
+		err := d.signalStepOn(req, node, m, stepds)
+		if err == nil {
+			signalled++
+		} else if first == nil {
+			first = err
+		}
+	}
+	if signalled == 0 {
+		return nil, first
+	}
+	return nil, nil
+}
+
+// signalStepOn signals step m on one hosted node.
+func (d *Daemon) signalStepOn(req *wire.Request, node string, m *wire.SignalTasks, stepds map[int]bool) error {
+	h := d.nodes[node]
+	if h == nil {
+		return errInvalidNode(node)
+	}
 	st, err := stepd.ReadState(stepd.StatePath(h.spool, m.JobID, strconv.FormatUint(uint64(m.StepID), 10)))
 	if err != nil || st.Ended() || !stepd.Alive(st) {
-		return nil, wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
+		return wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
 	}
 	if req.Identity == nil || (!d.privileged(req) && st.UID != req.Identity.UID) {
-		return nil, wire.NewError(wire.ErrnoAccessDenied)
+		return wire.NewError(wire.ErrnoAccessDenied)
 	}
 	if m.Signal == int32(syscall.SIGKILL) {
 		// srun -K killing the step: its slurmstepd cancels it as Slurm's step kill does
 		// (SIGTERM, KillWait, SIGKILL, and the "CANCELLED" line).
-		if err := syscall.Kill(st.Pid, stepdlaunch.SigCancel); err != nil {
-			return nil, wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
+		if stepds[st.Pid] {
+			return nil
 		}
-		return nil, nil
+		if err := syscall.Kill(st.Pid, stepdlaunch.SigCancel); err != nil {
+			return wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
+		}
+		stepds[st.Pid] = true
+		return nil
 	}
 	for _, t := range st.Tasks {
 		signalGroup(t.Pid, syscall.Signal(m.Signal))
 	}
-	return nil, nil
+	return nil
 }

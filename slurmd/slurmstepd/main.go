@@ -1,5 +1,6 @@
 // Command slurmstepd supervises one job step on one node, as Slurm's slurmstepd does: a job's
-// batch step (--batch) or one node's tasks of an srun step (--step, step.go). slurmd starts
+// batch step (--batch) or one node's tasks of an srun step (--step, step.go; one stepd for
+// all the step's nodes an emulating slurmd hosts). slurmd starts
 // it (in its own session, so it outlives slurmd) with the path of a launch file
 // (slurmd/stepdlaunch) and a readiness pipe on fd 3. For a batch step it builds the batch environment
 // (env_batch.go), runs the script as the job's user with slurmd/stepd, answers "ok" on the

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -30,44 +31,137 @@ const errnoExecveFailed int32 = 4020 // ESLURMD_EXECVE_FAILED
 // the job's status.
 const errnoIOError = 4021
 
-// runStep supervises one node's tasks of an srun step (slurmstepd --step LAUNCH_FILE).
+// startWorkers bounds the nodes whose tasks a several-node stepd starts at once: forks are
+// serialized by the runtime anyway, but dialing srun and writing state files overlap.
+const startWorkers = 4
+
+// runStep supervises an srun step's tasks (slurmstepd --step LAUNCH_FILE) on one node, or on
+// every node of the launch that this slurmd hosts (an emulating slurmd starts one stepd per
+// step, not one per node). Each node's share runs as it would in a stepd of its own: its own
+// connection to srun, environment, memory cgroup and state file in its own spool, so slurmd
+// signals, terminates and reattaches per node exactly as before. The readiness pipe gets one
+// line per node, in the launch's order.
 func runStep(path string) int {
 	ready := os.NewFile(stepdlaunch.ReadyFD, "ready")
-	failStep := func(errno int32, text string) {
-		if ready == nil {
-			fmt.Fprintln(os.Stderr, "slurmstepd: error:", text)
-			return
-		}
-		stepdlaunch.WriteStepFailure(ready, errno, text)
-		ready.Close()
-	}
 	l, err := stepdlaunch.ReadStep(path)
 	if err != nil {
-		failStep(errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
+		if ready == nil {
+			fmt.Fprintln(os.Stderr, "slurmstepd: error:", err)
+		} else {
+			stepdlaunch.WriteStepFailure(ready, errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
+			ready.Close()
+		}
 		return 1
 	}
-	// The launch file has served: the state file is what a restarted slurmd reads.
+	// The launch file has served: the state files are what a restarted slurmd reads.
 	os.Remove(path)
-	m := &l.Msg
 	log := logger(l.LogFile, l.Debug)
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, syscall.SIGINT, syscall.SIGHUP)
 	signal.Ignore(syscall.SIGPIPE)
 
+	shares := l.Shares()
+	group := ""
+	if len(shares) > 1 {
+		// The steps this process supervises are one job step's shares: an orphan reparented
+		// to it is one of theirs (stepd's single-step orphan rule, per group).
+		group = fmt.Sprintf("%d.%d", l.Msg.JobID, l.Msg.StepID)
+	}
+	runs := make([]*nodeRun, len(shares))
+	fails := make([]*stepdlaunch.StepFailure, len(shares))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(startWorkers, len(shares)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				runs[i], fails[i] = startShare(&shares[i], group, log)
+			}
+		}()
+	}
+	for i := range shares {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var live []*nodeRun
+	for i, r := range runs {
+		if ready != nil {
+			if f := fails[i]; f != nil {
+				stepdlaunch.WriteStepFailure(ready, f.Errno, f.Text)
+			} else {
+				io.WriteString(ready, stepdlaunch.Ready+"\n")
+			}
+		} else if f := fails[i]; f != nil {
+			fmt.Fprintln(os.Stderr, "slurmstepd: error:", f.Text)
+		}
+		if r != nil {
+			live = append(live, r)
+		}
+	}
+	if ready != nil {
+		ready.Close()
+	}
+	if len(live) == 0 {
+		return 1
+	}
+	log.Info("step started", "job", l.Msg.JobID, "step", l.Msg.StepID, "node", l.NodeName, "nodes", len(live))
+	// Each node's share ends on its own: its connection to srun closes and its state file
+	// goes as soon as its tasks are done, as a stepd of its own would.
+	ended := make(chan *nodeRun, len(live))
+	for _, r := range live {
+		go func() {
+			<-r.step.Done()
+			r.finish(log)
+			ended <- r
+		}()
+	}
+	for left := len(live); left > 0; {
+		select {
+		case s := <-sigs:
+			switch s {
+			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout:
+				log.Info("killing step", "job", l.Msg.JobID, "step", l.Msg.StepID, "nodes", len(live), "signal", s)
+				for _, r := range live {
+					r.cancel(s == stepdlaunch.SigTimeout)
+				}
+			}
+			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
+		case <-ended:
+			left--
+		}
+	}
+	return 0
+}
+
+// nodeRun is one node's share of a step, running.
+type nodeRun struct {
+	l          *stepdlaunch.Step
+	conn       net.Conn
+	sink       *srunSink
+	spec       stepd.StepSpec
+	step       *stepd.Step
+	cg         *stepd.MemoryCgroup
+	cancelOnce sync.Once // a -K kill and the job's terminate may both arrive
+}
+
+// startShare connects node l's share to srun and starts its tasks; on failure it tells srun
+// (when connected) and returns the errno and text slurmd answers with.
+func startShare(l *stepdlaunch.Step, group string, log *slog.Logger) (*nodeRun, *stepdlaunch.StepFailure) {
+	m := &l.Msg
 	timeout := time.Duration(l.MessageTimeout) * time.Second
 	if timeout <= 0 {
 		timeout = wire.DefaultMessageTimeout
 	}
 	conn, err := net.DialTimeout("tcp", m.IOAddr, timeout)
 	if err != nil {
-		failStep(wire.ErrnoSlurmError, fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err))
-		return 1
+		return nil, &stepdlaunch.StepFailure{Errno: wire.ErrnoSlurmError, Text: fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err)}
 	}
 	out := stepio.NewWriter(conn)
 	if err := out.Write(stepio.Hello, m.NodeID, m.IOKey); err != nil {
 		conn.Close()
-		failStep(wire.ErrnoSlurmError, fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err))
-		return 1
+		return nil, &stepdlaunch.StepFailure{Errno: wire.ErrnoSlurmError, Text: fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err)}
 	}
 	// srun may be gone (killed) while the tasks run on: their output is then dropped rather
 	// than left to fill the pipes and stop them.
@@ -76,9 +170,9 @@ func runStep(path string) int {
 	if err != nil {
 		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
 		conn.Close()
-		failStep(errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
-		return 1
+		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
+	spec.Group = group
 	spec.TaskExited = func(e stepd.TaskExit) {
 		sink.write(stepio.Exit, uint32(e.Rank), stepio.ExitData(e.Status))
 	}
@@ -91,36 +185,32 @@ func runStep(path string) int {
 		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
 		conn.Close()
 		log.Error("step launch failed", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "err", err)
-		failStep(errnoExecveFailed, "Slurmd could not execve job: "+err.Error())
-		return 1
+		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
-	if ready != nil {
-		io.WriteString(ready, stepdlaunch.Ready+"\n")
-		ready.Close()
-	}
-	log.Info("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
+	log.Debug("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
 	go readStdin(conn, stdin)
-	var cancelOnce sync.Once // a -K kill and the job's terminate may both arrive
-	for waiting := true; waiting; {
-		select {
-		case s := <-sigs:
-			switch s {
-			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout:
-				log.Info("killing step", "job", m.JobID, "step", m.StepID, "signal", s)
-				cancelOnce.Do(func() { cancelled(l, sink, spec, s == stepdlaunch.SigTimeout) })
-				step.Kill()
-			}
-			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
-		case <-step.Done():
-			waiting = false
-		}
+	return &nodeRun{l: l, conn: conn, sink: sink, spec: spec, step: step, cg: cg}, nil
+}
+
+// cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line.
+func (r *nodeRun) cancel(timeout bool) {
+	select {
+	case <-r.step.Done():
+		return // this node's tasks are done already
+	default:
 	}
-	exits := step.Wait()
-	removeCgroup(cg, log)
-	conn.Close()
-	stepd.RemoveState(step.StatePath()) // and the job's directory, once empty
-	log.Info("step ended", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "exit", stepd.StepExit(exits).String())
-	return 0
+	r.cancelOnce.Do(func() { cancelled(r.l, r.sink, r.spec, timeout) })
+	r.step.Kill()
+}
+
+// finish cleans up after the node's share once its tasks are done.
+func (r *nodeRun) finish(log *slog.Logger) {
+	exits := r.step.Wait()
+	removeCgroup(r.cg, log)
+	r.conn.Close()
+	stepd.RemoveState(r.step.StatePath()) // and the job's directory, once empty
+	log.Debug("step ended", "job", r.l.Msg.JobID, "step", r.l.Msg.StepID, "node", r.l.NodeName,
+		"exit", stepd.StepExit(exits).String())
 }
 
 // cancelled writes slurmstepd's "*** STEP ... CANCELLED AT ... ***" line where the node's

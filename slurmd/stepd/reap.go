@@ -20,7 +20,26 @@ var reg = struct {
 	waiters map[int]chan unix.WaitStatus
 	running bool
 	steps   int // steps supervised now, for the single-step orphan rule
-}{waiters: map[int]chan unix.WaitStatus{}}
+	// groups counts the steps supervised now by StepSpec.Group, and live lists them, for
+	// the rule's extension to the shares of one job step.
+	groups map[string]int
+	live   map[*Step]bool
+}{waiters: map[int]chan unix.WaitStatus{}, groups: map[string]int{}, live: map[*Step]bool{}}
+
+// addStep and dropStep keep the count of supervised steps (reg must be locked).
+func addStep(s *Step) {
+	reg.steps++
+	reg.groups[s.spec.Group]++
+	reg.live[s] = true
+}
+
+func dropStep(s *Step) {
+	reg.steps--
+	if reg.groups[s.spec.Group]--; reg.groups[s.spec.Group] <= 0 {
+		delete(reg.groups, s.spec.Group)
+	}
+	delete(reg.live, s)
+}
 
 var subreaperOnce sync.Once
 var subreaperErr error

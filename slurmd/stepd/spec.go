@@ -61,6 +61,13 @@ type StepSpec struct {
 	// it starts): its unregistered children are then never taken for the step's orphans.
 	SharedSupervisor bool
 
+	// Group names the steps of one supervising process that are shares of the same job
+	// step on several nodes (slurmstepd for an emulating slurmd): while every step the
+	// process supervises is of one group, an orphan reparented to the process is one of
+	// theirs, and the single-step orphan rule applies to them all (a process a sibling
+	// already counts as its own stays the sibling's). Empty: a step of its own.
+	Group string
+
 	// TaskExited, when set, is called once for each task as it ends (before the step's
 	// cleanup), so srun learns of a failed task while the others still run (--kill-on-bad-exit).
 	TaskExited func(TaskExit)

@@ -82,7 +82,7 @@ func Start(spec StepSpec) (*Step, error) {
 		s.keepLog(files[0])
 	}
 	reg.Lock()
-	reg.steps++
+	addStep(s)
 	reg.Unlock()
 	leave := s.joinCgroup()
 	s.startTime = time.Now()

@@ -239,7 +239,7 @@ func (s *Step) supervise() {
 		case <-preC:
 			s.preTimeout()
 		case <-tick.C:
-			s.trackTree()
+			s.trackTree(false)
 		}
 	}
 	s.killTree()
@@ -269,7 +269,7 @@ func (s *Step) supervise() {
 		fmt.Fprintf(os.Stderr, "%s: error: %v\n", s.spec.logPrefix(), err)
 	}
 	reg.Lock()
-	reg.steps--
+	dropStep(s)
 	reg.Unlock()
 	close(s.done)
 }

@@ -1,6 +1,7 @@
 package stepdlaunch
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,7 +11,8 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// An srun step runs under one slurmstepd per node, as in Slurm: slurmd writes a Step launch
+// An srun step runs under one slurmstepd per node and step, as in Slurm, or one per step for
+// all the nodes an emulating slurmd hosts (Step.Nodes): slurmd writes a Step launch
 // file and starts `slurmstepd --step FILE`; the stepd connects to srun's I/O port itself
 // (srun/stepio), so the tasks' output keeps reaching srun while slurmd restarts. It answers
 // on the readiness pipe like a batch stepd, except that a failure carries the Slurm errno
@@ -30,6 +32,40 @@ type Step struct {
 	Debug          bool   `codec:"debug"`
 	JobFileAppend  bool   `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
 	Memory         Memory `codec:"memory"`
+	// Nodes, when set, makes this the launch of the step on several nodes hosted by one
+	// slurmd (an emulating slurmd): one slurmstepd supervises every node's tasks. Msg is
+	// then the common part of the launch (wire.LaunchTasksMany.Common), NodeName and Spool
+	// the first node's; Shares gives each node's own launch.
+	Nodes []StepNode `codec:"nodes"`
+}
+
+// StepNode is one node's share of a several-node step launch.
+type StepNode struct {
+	Node   wire.LaunchNode `codec:"node"`
+	Spool  string          `codec:"spool"`
+	Memory Memory          `codec:"memory"`
+}
+
+// Shares are the step's launches, one per node, each as a one-node launch file would hold
+// it: the same stepd code runs each node's share, with the node's own spool, environment
+// and state file.
+func (s *Step) Shares() []Step {
+	if len(s.Nodes) == 0 {
+		one := *s
+		return []Step{one}
+	}
+	many := wire.LaunchTasksMany{Common: s.Msg}
+	for _, n := range s.Nodes {
+		many.Nodes = append(many.Nodes, n.Node)
+	}
+	out := make([]Step, len(s.Nodes))
+	for i, n := range s.Nodes {
+		out[i] = *s
+		out[i].Nodes = nil
+		out[i].Msg = many.Node(i)
+		out[i].NodeName, out[i].Spool, out[i].Memory = n.Node.NodeName, n.Spool, n.Memory
+	}
+	return out
 }
 
 // StepPath is the launch file of step stepID of job jobID under spool.
@@ -49,10 +85,52 @@ func ReadStep(path string) (*Step, error) {
 	if s.Msg.JobID == 0 || s.NodeName == "" || s.Spool == "" {
 		return nil, fmt.Errorf("launch file %s: missing job id, node name or spool directory", path)
 	}
+	if len(s.Nodes) > 0 {
+		many := wire.LaunchTasksMany{Common: s.Msg}
+		for _, n := range s.Nodes {
+			if n.Spool == "" {
+				return nil, fmt.Errorf("launch file %s: node %s has no spool directory", path, n.Node.NodeName)
+			}
+			many.Nodes = append(many.Nodes, n.Node)
+		}
+		if len(s.Msg.Argv) == 0 {
+			return nil, fmt.Errorf("launch file %s: no command or no tasks", path)
+		}
+		if err := many.Validate(); err != nil {
+			return nil, fmt.Errorf("launch file %s: %v", path, err)
+		}
+		return s, nil
+	}
 	if len(s.Msg.Argv) == 0 || len(s.Msg.Ranks) == 0 {
 		return nil, fmt.Errorf("launch file %s: no command or no tasks", path)
 	}
 	return s, nil
+}
+
+// ReadStepReadyAll reads a several-node step stepd's answers, one line per node in the
+// order of the launch's nodes: nil for a node whose tasks run, a *StepFailure (or another
+// error) for one whose tasks did not start. When the stepd stops answering (it died, or r's
+// deadline passed), the nodes not answered for get that error.
+func ReadStepReadyAll(r io.Reader, n int) []error {
+	out := make([]error, n)
+	br := bufio.NewReader(io.LimitReader(r, int64(n)*4096))
+	for i := range out {
+		line, err := br.ReadString('\n')
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if err == nil || err == io.EOF {
+				err = fmt.Errorf("slurmstepd exited before starting the tasks")
+			} else {
+				err = fmt.Errorf("slurmstepd: reading its status: %w", err)
+			}
+			for k := i; k < n; k++ {
+				out[k] = err
+			}
+			break
+		}
+		out[i] = ReadStepReady(strings.NewReader(line + "\n"))
+	}
+	return out
 }
 
 // StepFailure is why a step's slurmstepd did not start the tasks: the Slurm errno slurmd

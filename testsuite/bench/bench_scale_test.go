@@ -24,7 +24,10 @@ import (
 //   - BenchmarkRegistration20000: slurmctld killed with 20,000 nodes registered in its state
 //     and started again, until every node has registered again (goal < 10 s);
 //   - BenchmarkSrunWide: `srun -N$N true` on nodes of 1 CPU, the whole command (goal ≤ 3 ×
-//     N × 1.9 ms / 2 cores: 1.5 s at 512 nodes, 6 s at 2048).
+//     N × 1.9 ms / 2 cores: 1.5 s at 512 nodes, 6 s at 2048);
+//   - BenchmarkCtldRSS20000Nodes100kJobs: the controller's resident memory holding 20,000
+//     nodes and 100,000 pending jobs (goal ≤ 200 MB), printed as
+//     `ctld_rss_20k_nodes_100k_jobs: N MB` (bench_memory_test.go).
 // Each also reports how long the harness took to bring the cluster up.
 
 const scaleNodes = 20000
@@ -162,7 +165,7 @@ func BenchmarkSrunWide(b *testing.B) {
 				select {
 				case err := <-done:
 					if err != nil {
-						b.Fatalf("srun -N%d true: %v\n%s%s", n, err, o.String(), tail(e.String()))
+						b.Fatalf("srun -N%d true: %v\n%s%s", n, err, o.String(), clip(e.String()))
 					}
 				case <-time.After(bound):
 					cmd.Process.Kill()
@@ -182,6 +185,14 @@ func BenchmarkSrunWide(b *testing.B) {
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/srun")
 		})
 	}
+}
+
+// clip is the start and the end of a long text.
+func clip(s string) string {
+	if len(s) > 8000 {
+		return s[:4000] + "\n...\n" + s[len(s)-4000:]
+	}
+	return s
 }
 
 // tail is the end of a long text.

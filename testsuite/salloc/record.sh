@@ -31,7 +31,7 @@ while IFS=$'\t' read -r name args; do
 	fi
 	# "Job allocation N has been revoked." races with "Relinquishing" on the reference (the
 	# controller's job-complete message may arrive first); it is not part of the contract.
-	sed -E -i -e 's/allocation [0-9]+/allocation JOBID/g' -e '/has been revoked\.$/d' "$out/$name.err"
+	sed -E -i -e 's/(allocation|job) [0-9]+/\1 JOBID/g' -e '/has been revoked\.$/d' "$out/$name.err"
 	echo "$rc" >"$out/$name.rc"
 done <cases.txt
 echo "recorded $(ls "$out"/*.rc | wc -l) cases"

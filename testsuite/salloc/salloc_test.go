@@ -16,13 +16,13 @@ import (
 
 // allocRE matches job ids in salloc's messages; they differ between the reference and a
 // fresh test cluster.
-var allocRE = regexp.MustCompile(`allocation [0-9]+`)
+var allocRE = regexp.MustCompile(`(allocation|job) [0-9]+`)
 
 // normalise makes salloc's stderr comparable: job ids become JOBID, and the "has been
 // revoked." line, which races with "Relinquishing" on the reference (the controller's
 // job-complete message may arrive first), is dropped, as record.sh drops it.
 func normalise(s string) string {
-	s = allocRE.ReplaceAllString(s, "allocation JOBID")
+	s = allocRE.ReplaceAllString(s, "$1 JOBID")
 	var out []string
 	for _, l := range strings.SplitAfter(s, "\n") {
 		if !strings.HasSuffix(strings.TrimSuffix(l, "\n"), "has been revoked.") {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh: regenerate REPORT.md — FCFS (sched/builtin), EASY backfill (sched/backfill) with the
 # users' estimates and EASY with the runtime as estimate (perfect knowledge) on the whole
-# KTH-SP2 trace, on the 100-node cluster of slurm.conf here, simulated by ssim, beside the
-# figures of the trace as KTH logged it.
+# KTH-SP2 trace, on the 100-node cluster of slurm.conf here, simulated by ssim through the
+# real controller (its default engine), beside EASY through the plugin SDK's harness
+# (--engine harness, for comparison) and the figures of the trace as KTH logged it.
 #
 #   testsuite/sched-eval/run.sh            # from anywhere; takes minutes
 #   KTH_SWF=/path/to/KTH-SP2-1996-2.swf testsuite/sched-eval/run.sh
@@ -31,14 +32,15 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/sched-eval.XXXXXX")
 trap 'rm -rf -- "$work"' EXIT INT TERM
 (cd "$repo" && go build -o "$work/ssim" ./ssim)
 
-# run NAME CONF SCHEDULER ESTIMATE: one simulation; stdout in $work/NAME.out, stderr in .err.
+# run NAME CONF SCHEDULER ESTIMATE [ENGINE]: one simulation; stdout in $work/NAME.out,
+# stderr in .err.
 run() {
 	if [ -n "$reuse" ] && [ -s "$reuse/$1.out" ]; then
 		cp "$reuse/$1.out" "$reuse/$1.err" "$work/"
 		return 0
 	fi
 	echo "run.sh: $1 ..." >&2
-	"$work/ssim" -f "$2" --swf "$trace" --scheduler "$3" --estimate "$4" \
+	"$work/ssim" -f "$2" --swf "$trace" --scheduler "$3" --estimate "$4" --engine "${5:-ctld}" \
 		>"$work/$1.out" 2>"$work/$1.err" || { echo "run.sh: $1 failed:" >&2; cat "$work/$1.err" >&2; return 1; }
 }
 field() { sed -n "s/^$2: //p" "$work/$1.out"; }
@@ -47,7 +49,9 @@ field() { sed -n "s/^$2: //p" "$work/$1.out"; }
 run fcfs "$here/slurm.conf" sched/builtin user & a=$!
 run easy "$here/slurm.conf" sched/backfill user & b=$!
 wait $a && wait $b
-run easy-runtime "$here/slurm.conf" sched/backfill runtime
+run easy-runtime "$here/slurm.conf" sched/backfill runtime & a=$!
+run easy-harness "$here/slurm.conf" sched/backfill user harness & b=$!
+wait $a && wait $b
 
 row() {
 	jobs=$(field "$1" jobs)
@@ -79,13 +83,17 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo
 	echo "Trace: \`$(basename "$trace")\` (Parallel Workloads Archive, 28,489 jobs, 100-node IBM SP2)."
 	echo "Cluster: \`slurm.conf\` here (100 nodes of 1 CPU, one partition, Slurm 22.05's default"
-	echo "SchedulerParameters). Command per row: \`ssim -f slurm.conf --swf TRACE --scheduler S --estimate E\`."
+	echo "SchedulerParameters). Command per row: \`ssim -f slurm.conf --swf TRACE --scheduler S --estimate E\`:"
+	echo "the real controller (slurmctld/ctld) in virtual time on emulated nodes, with the plugin"
+	echo "linked in-process; the harness row adds \`--engine harness\` (the plugin SDK's stand-in for"
+	echo "the controller), for comparison."
 	echo
 	echo "| run | scheduler | estimate | jobs | utilization | mean wait (s) | mean bounded slowdown (τ=10 s) | makespan (s) | wall (s) | CPU time (speed) |"
 	echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	row fcfs FCFS
 	row easy "EASY, user estimates"
 	row easy-runtime "EASY, runtime as estimate"
+	row easy-harness "EASY, user estimates, harness engine"
 	logged
 	echo
 	echo "Wall times are of runs sharing the machine with other work (load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -99,7 +107,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo "What ssim said on stderr:"
 	echo
 	echo '```'
-	for r in fcfs easy easy-runtime; do sed "s/^/$r: /" "$work/$r.err"; done
+	for r in fcfs easy easy-runtime easy-harness; do sed "s/^/$r: /" "$work/$r.err"; done
 	echo '```'
 	echo
 	cat "$here/analysis.md"

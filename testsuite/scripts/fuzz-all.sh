@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# fuzz-all.sh: runs every Go fuzz target in the repository for FUZZTIME each (default 8s).
+# fuzz-all.sh: runs every Go fuzz target in the repository for FUZZTIME each (default 40000x).
+#
+# The budget is a count of executions, not a duration: with a duration, Go 1.26's fuzzing
+# coordinator can turn its own deadline into a failure with no crashing input when a worker is
+# slow to stop (go.dev/issue/75804, fixed in Go 1.27). A count has no deadline to race.
 #
 # A crash fails the run: go test saves the failing input under the package's
 # testdata/fuzz/<Target>/, and from then on plain `go test` replays it too. A failure that saved
-# no input is the fuzzing engine itself giving up (a worker the coordinator lost under load,
-# seen on busy 2-core machines); that target is run once more, and fails the run if it fails
-# again. Nothing is skipped.
+# no input is the fuzzing engine itself giving up (a worker the coordinator lost under load);
+# that target is run once more, and fails the run if it fails again. Nothing is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-FUZZTIME=${FUZZTIME:-8s}
+FUZZTIME=${FUZZTIME:-40000x}
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 status=0; count=0
 

@@ -7,7 +7,7 @@
 #  - "Cycles per minute" is dropped: Slurm prints it only once the statistics are more than a
 #    minute old;
 #  - the backfill lines Slurm prints only after a backfill cycle (the means, the last cycle's
-#    date) are dropped or reduced: Orbit has no backfill scheduler yet and shows zeros.
+#    date) are dropped or reduced: whether a cycle ran depends on the two controllers' timing.
 s/^(sdiag output at|Data since     |Job states ts: ) [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4} \([0-9]+\)$/\1 DATE (N)/
 s/^\tLast cycle when: (N\/A|[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4} \([0-9]+\))$/\tLast cycle when: WHEN/
 /^\t(Mean cycle: [0-9]|Depth Mean|Queue length mean|Mean table size)/d

@@ -1,7 +1,6 @@
 package backfill
 
 import (
-	"cmp"
 	"context"
 	"slices"
 
@@ -82,6 +81,8 @@ type busy struct {
 	start, end int64
 	alloc      selection.Alloc
 	exclusive  bool
+	book       selection.Booking // alloc resolved on the pass's pool (timeline.hold)
+	base       bool              // starts at the pass's now: booked between jobs
 }
 
 // limitSecs is the time backfill plans a job for: its time limit capped by its partition's,
@@ -110,20 +111,19 @@ func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []schedu
 	res := int64(p.BfResolution)
 	windowEnd := now + int64(p.BfWindow)*60
 	cfg := b.m.Config()
-	empty := selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), b.m.Nodes())
-	var held []busy
+	tl := newTimeline(selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), b.m.Nodes()))
 	for _, j := range b.m.Running() {
 		end := j.StartTime + limitSecs(j, b.m.Partition(j.Partition))
 		if end <= now {
 			end = now + res // overran its limit: about to be killed
 		}
-		held = append(held, busy{now, end, selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem}, j.Exclusive})
+		tl.hold(busy{start: now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem}, exclusive: j.Exclusive}, now)
 	}
 	started := map[uint32]bool{}
 	for _, s := range mainStarts {
 		started[s.JobID] = true
 		j := b.m.Job(s.JobID)
-		held = append(held, busy{now, now + limitSecs(j, b.m.Partition(j.Partition)), selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem}, j.Exclusive})
+		tl.hold(busy{start: now, end: now + limitSecs(j, b.m.Partition(j.Partition)), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem}, exclusive: j.Exclusive}, now)
 	}
 	var starts []scheduler.Start
 	var resv []scheduler.Reservation
@@ -138,6 +138,8 @@ func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []schedu
 		if part == nil || !capacity.FitsEver(j, part) {
 			continue
 		}
+		// bf_max_job_test counts the jobs that reach a node test (Slurm's
+		// bf_last_depth_try): jobs past it are not looked at.
 		if tested >= p.BfMaxJobTest {
 			break
 		}
@@ -147,7 +149,7 @@ func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []schedu
 		tested++
 		perUser[j.UserID]++
 		lim := limitSecs(j, part)
-		t, a, ok := earliest(empty, held, j, part, now, windowEnd, lim)
+		t, a, ok := tl.earliest(j, part, now, windowEnd, lim)
 		if !ok {
 			continue
 		}
@@ -157,66 +159,14 @@ func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []schedu
 				continue
 			}
 			starts = append(starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true})
-			held = append(held, busy{now, end, a, j.Exclusive})
+			tl.hold(busy{start: now, end: end, alloc: a, exclusive: j.Exclusive}, now)
 			continue
 		}
 		if now-j.EligibleTime < int64(p.BfMinAgeReserve) || j.Priority < uint32(p.BfMinPrioReserve) {
 			continue // too young or too low to hold resources for
 		}
 		resv = append(resv, scheduler.Reservation{JobID: j.ID, StartTime: t, Nodes: a.Nodes})
-		held = append(held, busy{t, end, a, j.Exclusive})
+		tl.hold(busy{start: t, end: end, alloc: a, exclusive: j.Exclusive}, now)
 	}
 	return starts, resv, tested
-}
-
-// earliest is the first time in [now, windowEnd] at which j fits for lim seconds beside
-// everything held, and where. The times tried are now and every end of something held
-// (rounding them to bf_resolution would push reservations later and let lower-priority
-// jobs delay the true earliest start). One sweep over the times books
-// what overlaps [t, t+lim) into a single pool, adding holds as the window reaches their
-// start and releasing them once they end, so a job costs one pass over the holds plus one
-// node selection per time tried.
-func earliest(empty *selection.Pool, held []busy, j *scheduler.Job, part *scheduler.Partition, now, windowEnd, lim int64) (int64, selection.Alloc, bool) {
-	times := []int64{now}
-	for _, h := range held {
-		if h.end > now && h.end <= windowEnd {
-			times = append(times, h.end)
-		}
-	}
-	slices.Sort(times)
-	times = slices.Compact(times)
-	byStart := make([]int, len(held))
-	byEnd := make([]int, len(held))
-	for i := range held {
-		byStart[i], byEnd[i] = i, i
-	}
-	slices.SortFunc(byStart, func(a, b int) int { return cmp.Compare(held[a].start, held[b].start) })
-	slices.SortFunc(byEnd, func(a, b int) int { return cmp.Compare(held[a].end, held[b].end) })
-	const (
-		waiting = iota // not yet reached by the window
-		booked         // in the pool
-		over           // ended before the window
-	)
-	state := make([]uint8, len(held))
-	pool := empty.Clone()
-	next, gone := 0, 0
-	for _, t := range times {
-		for ; gone < len(byEnd) && held[byEnd[gone]].end <= t; gone++ {
-			i := byEnd[gone]
-			if state[i] == booked {
-				pool.Release(held[i].alloc, held[i].exclusive)
-			}
-			state[i] = over
-		}
-		for ; next < len(byStart) && held[byStart[next]].start < t+lim; next++ {
-			if i := byStart[next]; state[i] == waiting {
-				pool.Take(held[i].alloc, held[i].exclusive)
-				state[i] = booked
-			}
-		}
-		if a, ok := pool.Select(j, part); ok {
-			return t, a, true
-		}
-	}
-	return 0, selection.Alloc{}, false
 }

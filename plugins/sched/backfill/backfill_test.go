@@ -165,3 +165,18 @@ func TestNew_BadParams(t *testing.T) {
 		}
 	}
 }
+
+// TestBackfill_MaxJobTest: with bf_max_job_test=1 only job 2 (blocked, reserved) is tested;
+// job 3, which would fill the hole, is past the limit and not looked at.
+func TestBackfill_MaxJobTest(t *testing.T) {
+	s := holeState(job(3, 10, 1, 4, 30))
+	s.Config.SchedulerParameters = "bf_interval=1,bf_max_job_test=1"
+	p := schedule(t, s)
+	if started(p, 3) != nil || len(p.Reservations) != 1 || p.Reservations[0].JobID != 2 {
+		t.Fatalf("bf_max_job_test=1: starts %+v, reservations %+v; want job 2 reserved only", p.Starts, p.Reservations)
+	}
+	s.Config.SchedulerParameters = "bf_interval=1,bf_max_job_test=2"
+	if p := schedule(t, s); started(p, 3) == nil {
+		t.Fatalf("bf_max_job_test=2 should reach job 3: %+v", p.Starts)
+	}
+}

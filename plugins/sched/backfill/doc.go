@@ -8,6 +8,12 @@
 // fits beside every reservation made for higher-priority jobs; one that must wait gets a
 // reservation (Plan.Reservations, squeue --start) when it starts within bf_window.
 //
+// The map of the future is a timeline (timeline.go): holds sorted by start and end for the
+// whole pass over one pool, and a selection.Tally per job that says at which times the job
+// may fit, so a pass costs about jobs tested × time slots touched (plus the nodes of the
+// holds that change there), not jobs × running jobs × nodes. bf_max_job_test counts jobs
+// that reach a node test, as Slurm's bf_last_depth_try: jobs past it are not tested.
+//
 // Differences from Slurm kept on purpose: reservations book CPUs and memory, not whole
 // nodes (Slurm's node_space map is node bitmaps), so a reservation leaves the rest of a
 // node usable; a pass never yields its locks, so bf_continue, bf_max_time and

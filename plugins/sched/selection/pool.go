@@ -13,37 +13,45 @@ type Free struct {
 
 // Pool is the free resources of every node, in the order nodes were given (configuration
 // order). A Pool is a value a scheduler changes as it plans: Take books an allocation.
+//
+// Nodes live in a slice indexed through a name index that clones share (the node set never
+// changes during a pass), so booking and cloning cost no map allocation per node.
 type Pool struct {
 	Mode  Mode
-	nodes map[string]*Free
+	nodes []Free
+	index map[string]int
 	order []string
+	// parts caches each partition's node indices for Watch (a pool lives for one pass).
+	parts map[string][]int
+	watch *Tally
 }
 
 // NewPool is the nodes with nothing allocated.
 func NewPool(mode Mode, nodes []scheduler.Node) *Pool {
-	p := &Pool{Mode: mode, nodes: make(map[string]*Free, len(nodes))}
+	p := &Pool{Mode: mode, index: make(map[string]int, len(nodes)), parts: map[string][]int{}}
 	for _, n := range nodes {
-		if _, dup := p.nodes[n.Name]; dup {
+		if _, dup := p.index[n.Name]; dup {
 			continue
 		}
-		p.nodes[n.Name] = &Free{Node: n}
+		p.index[n.Name] = len(p.nodes)
+		p.nodes = append(p.nodes, Free{Node: n})
 		p.order = append(p.order, n.Name)
 	}
 	return p
 }
 
-// Clone is an independent copy of p.
+// Clone is an independent copy of p (without a Watch).
 func (p *Pool) Clone() *Pool {
-	c := &Pool{Mode: p.Mode, nodes: make(map[string]*Free, len(p.nodes)), order: p.order}
-	for k, v := range p.nodes {
-		f := *v
-		c.nodes[k] = &f
-	}
-	return c
+	return &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{}}
 }
 
 // Node is the free record of a node, or nil.
-func (p *Pool) Node(name string) *Free { return p.nodes[name] }
+func (p *Pool) Node(name string) *Free {
+	if i, ok := p.index[name]; ok {
+		return &p.nodes[i]
+	}
+	return nil
+}
 
 // Names is the nodes in configuration order.
 func (p *Pool) Names() []string { return p.order }
@@ -54,55 +62,99 @@ func (p *Pool) TakeJob(j *scheduler.Job) {
 }
 
 // Take books an allocation; exclusive marks its nodes as held whole.
-func (p *Pool) Take(a Alloc, exclusive bool) {
-	for i, name := range a.Nodes {
-		f := p.nodes[name]
-		if f == nil {
-			continue // a node the state no longer has: nothing to count against
-		}
-		if i < len(a.CPUs) {
-			f.AllocCPUs += a.CPUs[i]
-		}
-		f.AllocMem += a.Mem
-		f.Jobs++
-		if exclusive || p.Mode.WholeNode {
-			f.Exclusive++
-		}
-	}
-}
+func (p *Pool) Take(a Alloc, exclusive bool) { p.book(a, exclusive, 1) }
 
 // Release gives back an allocation Take booked with the same arguments.
-func (p *Pool) Release(a Alloc, exclusive bool) {
-	for i, name := range a.Nodes {
-		f := p.nodes[name]
-		if f == nil {
-			continue
-		}
-		if i < len(a.CPUs) {
-			f.AllocCPUs -= a.CPUs[i]
-		}
-		f.AllocMem -= a.Mem
-		f.Jobs--
-		if exclusive || p.Mode.WholeNode {
-			f.Exclusive--
-		}
-	}
-}
+func (p *Pool) Release(a Alloc, exclusive bool) { p.book(a, exclusive, -1) }
+
+// book adds (sign 1) or removes (sign -1) an allocation, keeping a Watch's totals current.
+func (p *Pool) book(a Alloc, exclusive bool, sign int) { p.bookIdx(p.Resolve(a, exclusive), sign) }
 
 // Overbooked names a node whose allocations exceed what it has, or "" if none: the
 // invariant "no node is ever allocated beyond its resources".
 func (p *Pool) Overbooked() string {
-	for _, name := range p.order {
-		f := p.nodes[name]
+	for i := range p.nodes {
+		f := &p.nodes[i]
 		if p.Mode.CPUs && f.AllocCPUs > f.Node.CPUs {
-			return name
+			return f.Node.Name
 		}
 		if p.Mode.Memory && f.AllocMem > f.Node.RealMemory {
-			return name
+			return f.Node.Name
 		}
 		if f.Exclusive > 0 && f.Jobs > 1 {
-			return name
+			return f.Node.Name
 		}
 	}
 	return ""
+}
+
+// partIndex is the indices of part's nodes (configuration order, each once).
+func (p *Pool) partIndex(part *scheduler.Partition) []int {
+	if idx, ok := p.parts[part.Name]; ok && len(idx) <= len(part.Nodes) {
+		return idx
+	}
+	seen := make(map[int]bool, len(part.Nodes))
+	idx := make([]int, 0, len(part.Nodes))
+	for _, name := range part.Nodes {
+		if i, ok := p.index[name]; ok && !seen[i] {
+			seen[i] = true
+			idx = append(idx, i)
+		}
+	}
+	p.parts[part.Name] = idx
+	return idx
+}
+
+// Booking is an allocation resolved against a Pool's node index once, so that booking and
+// releasing it again and again (a backfill pass moving through time) costs no name lookup.
+type Booking struct {
+	idx       []int32
+	cpus      []uint32
+	mem       uint64
+	exclusive bool
+}
+
+// Resolve is a's Booking on p; nodes p does not have are left out (nothing to count
+// against).
+func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
+	b := Booking{idx: make([]int32, 0, len(a.Nodes)), cpus: make([]uint32, 0, len(a.Nodes)), mem: a.Mem, exclusive: exclusive}
+	for k, name := range a.Nodes {
+		i, ok := p.index[name]
+		if !ok {
+			continue
+		}
+		var c uint32
+		if k < len(a.CPUs) {
+			c = a.CPUs[k]
+		}
+		b.idx = append(b.idx, int32(i))
+		b.cpus = append(b.cpus, c)
+	}
+	return b
+}
+
+// TakeBooking books b as Take books its allocation.
+func (p *Pool) TakeBooking(b Booking) { p.bookIdx(b, 1) }
+
+// ReleaseBooking gives back b.
+func (p *Pool) ReleaseBooking(b Booking) { p.bookIdx(b, -1) }
+
+func (p *Pool) bookIdx(b Booking, sign int) {
+	whole := b.exclusive || p.Mode.WholeNode
+	w := p.watch
+	for k, i := range b.idx {
+		f := &p.nodes[i]
+		if w != nil && w.elig[i] {
+			w.remove(f)
+		}
+		f.AllocCPUs = uint32(int64(f.AllocCPUs) + int64(sign)*int64(b.cpus[k]))
+		f.AllocMem = uint64(int64(f.AllocMem) + int64(sign)*int64(b.mem))
+		f.Jobs += sign
+		if whole {
+			f.Exclusive += sign
+		}
+		if w != nil && w.elig[i] {
+			w.add(f)
+		}
+	}
 }

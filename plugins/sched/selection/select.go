@@ -92,32 +92,11 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	cpt := max(j.CPUsPerTask, 1)
 	whole := j.Exclusive || p.Mode.WholeNode
 	capOf := func(name string) (uint32, bool) {
-		f := p.nodes[name]
-		if f == nil || !f.Node.Usable || f.Exclusive > 0 || !c.matches(f.Node.Features, alt) {
+		f := p.Node(name)
+		if f == nil || !c.matches(f.Node.Features, alt) {
 			return 0, false
 		}
-		if whole && f.Jobs > 0 {
-			return 0, false
-		}
-		free := f.Node.CPUs
-		if p.Mode.CPUs && !whole {
-			free -= min(f.AllocCPUs, free)
-		}
-		n := free / cpt
-		if j.TasksPerNode > 0 {
-			n = min(n, j.TasksPerNode)
-		}
-		if p.Mode.Memory && MemPerNode(j, cpt) > 0 {
-			avail := f.Node.RealMemory - min(f.AllocMem, f.Node.RealMemory)
-			if j.MemPerNode > 0 {
-				if avail < j.MemPerNode {
-					return 0, false
-				}
-			} else {
-				n = min(n, uint32(avail/j.MemPerCPU/uint64(cpt)))
-			}
-		}
-		return n, n > 0
+		return capacity(p.Mode, f, j, cpt, whole)
 	}
 	var chosen []cand
 	var total uint32
@@ -134,18 +113,19 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		total += n
 		seen[name] = true
 	}
-	// The partition's nodes are scanned without a per-node map (this runs once per job and
-	// candidate time in a backfill pass); a name listed twice is caught against the few
-	// nodes chosen so far.
-	for _, name := range part.Nodes {
+	// The partition's nodes are scanned by pool index (this runs once per job and
+	// candidate time in a backfill pass), each node once.
+	for _, i := range p.partIndex(part) {
 		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
 			break
 		}
-		if seen[name] || slices.Contains(j.ExcNodes, name) {
+		f := &p.nodes[i]
+		name := f.Node.Name
+		if seen[name] || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
 			continue
 		}
-		n, ok := capOf(name)
-		if !ok || slices.ContainsFunc(chosen, func(c cand) bool { return c.name == name }) {
+		n, ok := capacity(p.Mode, f, j, cpt, whole)
+		if !ok {
 			continue
 		}
 		chosen = append(chosen, cand{name, n})
@@ -174,7 +154,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		a.Nodes = append(a.Nodes, cd.name)
 		cpus := tasks[i] * cpt
 		if whole {
-			cpus = p.nodes[cd.name].Node.CPUs
+			cpus = p.Node(cd.name).Node.CPUs
 		}
 		a.CPUs = append(a.CPUs, cpus)
 		if p.Mode.Memory {
@@ -186,7 +166,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	// One memory figure is counted on every node (Start.Mem), so it must fit on each of
 	// them, including nodes that got fewer tasks than the busiest one.
 	for _, name := range a.Nodes {
-		if f := p.nodes[name]; p.Mode.Memory && f.AllocMem+a.Mem > f.Node.RealMemory {
+		if f := p.Node(name); p.Mode.Memory && f.AllocMem+a.Mem > f.Node.RealMemory {
 			return Alloc{}, false
 		}
 	}

@@ -1,0 +1,99 @@
+package selection
+
+import (
+	"slices"
+
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+// Tally keeps, for one job, how many nodes of its partition could take a task of it and how
+// many tasks they could take together, as the Pool it watches changes. It is a necessary
+// condition for Select: when MayFit is false Select would fail, so a backfill pass that
+// moves through time booking and releasing holds pays a node selection only at the times
+// the job may fit, and each hold costs its own nodes, not the partition's.
+type Tally struct {
+	j     *scheduler.Job
+	c     Constraint
+	cpt   uint32
+	whole bool
+	mode  Mode
+	elig  []bool // by pool index: in the partition, not excluded, features match
+	nodes uint32 // eligible nodes with room for a task
+	tasks uint64 // tasks they could take
+}
+
+// Watch starts a Tally of j in part on p; p keeps it current through Take and Release until
+// Unwatch. A job whose --constraint does not parse gets a Tally that never fits.
+func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
+	t := &Tally{j: j, cpt: max(j.CPUsPerTask, 1), whole: j.Exclusive || p.Mode.WholeNode, mode: p.Mode,
+		elig: make([]bool, len(p.nodes))}
+	c, err := ParseConstraint(j.Features)
+	if err != nil {
+		return t
+	}
+	t.c = c
+	for _, i := range p.partIndex(part) {
+		f := &p.nodes[i]
+		// Every alternative of a matching-OR list counts: the Tally over-counts rather
+		// than miss a fit.
+		if slices.Contains(j.ExcNodes, f.Node.Name) || !c.matches(f.Node.Features, "") {
+			continue
+		}
+		t.elig[i] = true
+		t.add(f)
+	}
+	p.watch = t
+	return t
+}
+
+// Unwatch detaches the Pool's Tally.
+func (p *Pool) Unwatch() { p.watch = nil }
+
+// MayFit is false when the job cannot fit on the watched pool now.
+func (t *Tally) MayFit() bool {
+	return t.nodes >= t.j.MinNodes && t.tasks >= uint64(t.j.NumTasks)
+}
+
+func (t *Tally) add(f *Free) {
+	if n, ok := capacity(t.mode, f, t.j, t.cpt, t.whole); ok {
+		t.nodes++
+		t.tasks += uint64(n)
+	}
+}
+
+func (t *Tally) remove(f *Free) {
+	if n, ok := capacity(t.mode, f, t.j, t.cpt, t.whole); ok {
+		t.nodes--
+		t.tasks -= uint64(n)
+	}
+}
+
+// capacity is the tasks of j (cpt CPUs each; whole: it takes whole nodes) node f can take
+// now, before features: what Select counts a node for.
+func capacity(mode Mode, f *Free, j *scheduler.Job, cpt uint32, whole bool) (uint32, bool) {
+	if !f.Node.Usable || f.Exclusive > 0 {
+		return 0, false
+	}
+	if whole && f.Jobs > 0 {
+		return 0, false
+	}
+	free := f.Node.CPUs
+	if mode.CPUs && !whole {
+		free -= min(f.AllocCPUs, free)
+	}
+	n := free / cpt
+	if j.TasksPerNode > 0 {
+		n = min(n, j.TasksPerNode)
+	}
+	if mode.Memory && MemPerNode(j, cpt) > 0 {
+		avail := f.Node.RealMemory - min(f.AllocMem, f.Node.RealMemory)
+		if j.MemPerNode > 0 {
+			if avail < j.MemPerNode {
+				return 0, false
+			}
+		} else {
+			n = min(n, uint32(avail/j.MemPerCPU/uint64(cpt)))
+		}
+	}
+	return n, n > 0
+}
