@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/orbit-hpc/orbit/plugins/sched/backfill"
 	"github.com/orbit-hpc/orbit/plugins/sched/builtin"
@@ -51,7 +52,9 @@ func NewScheduler(cfg scheduler.Config) (scheduler.Scheduler, error) {
 	case "sched/builtin":
 		return builtin.New(cfg), nil
 	case "sched/backfill", "":
-		return backfill.New(cfg)
+		// Virtual time does not pass during a pass: the plugin's wall-clock limits
+		// (bf_yield_interval, bf_max_time) must not split passes by the machine's speed.
+		return backfill.NewClocked(cfg, func() time.Time { return time.Unix(0, 0) })
 	}
 	return nil, fmt.Errorf("SchedulerType=%s: ssim simulates sched/builtin and sched/backfill", cfg.SchedulerType)
 }

@@ -335,7 +335,9 @@ func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope) *Envelope {
 		Cred:       env.Cred,
 		RawBody:    env.Body,
 	}
-	log := s.log.With("remote", addrString(req.RemoteAddr), "type", env.Type, "req", env.ReqID)
+	// Only a refused or failed request is logged here, so the request's attributes are
+	// built then (reqLog), not for every request: slog's With costs allocations per call.
+	log := reqLog{s.log, req}
 	if s.opts.Authenticator != nil {
 		id, err := s.opts.Authenticator.Authenticate(ctx, req)
 		if err != nil {
@@ -383,7 +385,7 @@ func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope) *Envelope {
 }
 
 // call runs a handler, turning a panic into an error reply so the server keeps serving.
-func (s *Server) call(ctx context.Context, h HandlerFunc, req *Request, log *slog.Logger) (resp any, err error) {
+func (s *Server) call(ctx context.Context, h HandlerFunc, req *Request, log reqLog) (resp any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			log.Error("handler panicked", "panic", r, "stack", string(debug.Stack()))
@@ -391,6 +393,23 @@ func (s *Server) call(ctx context.Context, h HandlerFunc, req *Request, log *slo
 		}
 	}()
 	return h(ctx, req)
+}
+
+// reqLog logs about one request, naming its peer, type and id.
+type reqLog struct {
+	log *slog.Logger
+	req *Request
+}
+
+func (l reqLog) Warn(msg string, args ...any)  { l.emit(slog.LevelWarn, msg, args) }
+func (l reqLog) Error(msg string, args ...any) { l.emit(slog.LevelError, msg, args) }
+
+func (l reqLog) emit(level slog.Level, msg string, args []any) {
+	if !l.log.Enabled(context.Background(), level) {
+		return
+	}
+	all := append([]any{"remote", addrString(l.req.RemoteAddr), "type", l.req.Type, "req", l.req.ReqID}, args...)
+	l.log.Log(context.Background(), level, msg, all...)
 }
 
 // reply signs and frames a reply envelope, falling back to an error reply when the reply

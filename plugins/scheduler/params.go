@@ -26,6 +26,8 @@ type Params struct {
 	BfMinAgeReserve  int  // bf_min_age_reserve (0)
 	BfMinPrioReserve int  // bf_min_prio_reserve (0)
 	BfContinue       bool // bf_continue
+	BfMaxTime        int  // bf_max_time: wall seconds a pass may take, yields included (bf_interval)
+	BfYieldInterval  int  // bf_yield_interval: microseconds of work between yields (2000000)
 	// Unknown lists options Slurm does not know; slurmctld ignores them (it matches each
 	// option it knows by searching the string), so Orbit ignores them too.
 	Unknown []string
@@ -36,6 +38,7 @@ func DefaultParams() Params {
 	return Params{
 		DefaultQueueDepth: 100, SchedInterval: 60, SchedMinInterval: 2,
 		BfInterval: 30, BfWindow: 1440, BfResolution: 60, BfMaxJobTest: 500,
+		BfMaxTime: 30, BfYieldInterval: 2000000,
 	}
 }
 
@@ -59,6 +62,8 @@ var numParams = map[string]paramRange{
 	"bf_max_job_part":     {func(p *Params) *int { return &p.BfMaxJobPart }, 0, 1 << 31, false},
 	"bf_min_age_reserve":  {func(p *Params) *int { return &p.BfMinAgeReserve }, 0, 2592000, false},
 	"bf_min_prio_reserve": {func(p *Params) *int { return &p.BfMinPrioReserve }, 0, 1<<31 - 1, false},
+	"bf_max_time":         {func(p *Params) *int { return &p.BfMaxTime }, 1, 3600, false},
+	"bf_yield_interval":   {func(p *Params) *int { return &p.BfYieldInterval }, 1, 10000000, false},
 }
 
 // knownFlags are options Slurm knows that take no value or whose value Orbit does not use.
@@ -69,7 +74,7 @@ var knownFlags = map[string]bool{
 	"preempt_strict_order": true, "preempt_youngest_first": true, "salloc_wait_nodes": true,
 	"sbatch_wait_nodes": true, "nohold_on_prolog_fail": true, "kill_invalid_depend": true,
 	"reduce_completing_frag": true, "requeue_setup_env_fail": true, "permit_job_expansion": true,
-	"bf_max_time": true, "bf_yield_interval": true, "bf_yield_sleep": true, "bf_window_linear": true,
+	"bf_yield_sleep": true, "bf_window_linear": true,
 	"bf_job_part_count_reserve": true, "bf_max_job_array_resv": true, "bf_max_job_assoc": true,
 	"bf_max_job_user_part": true, "bf_node_space_size": true, "bf_hetjob_prio": true,
 	"max_rpc_cnt": true, "max_sched_time": true, "max_script_size": true, "max_switch_wait": true,
@@ -88,6 +93,7 @@ var knownFlags = map[string]bool{
 // what slurmctld falls back to after logging it. Unknown options go to Params.Unknown.
 func ParseParams(s string) (Params, error) {
 	p := DefaultParams()
+	p.BfMaxTime = 0 // bf_interval's value unless given (below)
 	var errs []error
 	for _, opt := range strings.Split(s, ",") {
 		opt = strings.TrimSpace(opt)
@@ -118,6 +124,9 @@ func ParseParams(s string) (Params, error) {
 				p.Unknown = append(p.Unknown, opt)
 			}
 		}
+	}
+	if p.BfMaxTime == 0 {
+		p.BfMaxTime = p.BfInterval // Slurm's default, also after an invalid value
 	}
 	if p.BfMaxJobUser > p.BfMaxJobTest {
 		// slurmctld only warns: the user limit can never be reached.

@@ -86,3 +86,25 @@ func TestMirror_Update_Resync(t *testing.T) {
 		t.Fatalf("pending order %v, want [4 2] (same priority, earlier submit first)", ids)
 	}
 }
+
+// TestParseParams_MaxTimeYield: bf_max_time defaults to bf_interval's value (also after an
+// invalid value, as slurmctld falls back); bf_yield_interval is in microseconds.
+func TestParseParams_MaxTimeYield(t *testing.T) {
+	for _, tc := range []struct {
+		in          string
+		maxT, yield int
+		bad         bool
+	}{
+		{"", 30, 2000000, false},
+		{"bf_interval=90", 90, 2000000, false},
+		{"bf_interval=90,bf_max_time=600,bf_yield_interval=500000", 600, 500000, false},
+		{"bf_max_time=0,bf_interval=10", 10, 2000000, true},
+		{"bf_max_time=3601", 30, 2000000, true},
+		{"bf_yield_interval=10000001", 30, 2000000, true},
+	} {
+		p, err := ParseParams(tc.in)
+		if (err != nil) != tc.bad || p.BfMaxTime != tc.maxT || p.BfYieldInterval != tc.yield {
+			t.Errorf("%q: bf_max_time %d, bf_yield_interval %d, err %v; want %d, %d, error %v", tc.in, p.BfMaxTime, p.BfYieldInterval, err, tc.maxT, tc.yield, tc.bad)
+		}
+	}
+}

@@ -60,4 +60,14 @@ type CycleStats struct {
 	JobsTested     uint32 `codec:"jobs_tested"`
 	BackfillStarts uint32 `codec:"backfill_starts"`
 	DepthReached   uint32 `codec:"depth_reached"`
+	// Backfill says a backfill pass ended with this plan (one sdiag backfill cycle; a pass
+	// that yielded over several plans ends in the last). The fields below describe it, as
+	// Slurm's backfill.c counts them: Depth the jobs it looked at (bf_last_depth), DepthTry
+	// those that reached a node test (bf_last_depth_try), TableSize the records of its
+	// time/resource map (bf_table_size: node_space_recs). A plugin that leaves Backfill
+	// false but backfilled a job (BackfillStarts) is counted with JobsTested as its depth.
+	Backfill  bool   `codec:"backfill"`
+	Depth     uint32 `codec:"bf_depth"`
+	DepthTry  uint32 `codec:"bf_depth_try"`
+	TableSize uint32 `codec:"bf_table_size"`
 }

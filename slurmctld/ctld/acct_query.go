@@ -92,7 +92,7 @@ func (c *Controller) handleAcctQuery(_ context.Context, req *wire.Request) (any,
 			return nil, wire.Errorf(wire.ErrnoSlurmError, "accounting: %v", err)
 		}
 	}
-	sf, _ := c.cfg.Get("AccountingStoreFlags")
+	sf, _ := c.config().Get("AccountingStoreFlags")
 	flags := storeFlags(sf)
 	rep := &wire.AcctQueryReply{}
 	for _, p := range picked {
@@ -172,8 +172,8 @@ func (c *Controller) acctPurgedJobs(r *wire.AcctQueryRequest) ([]*jobRecord, err
 	var out []*jobRecord
 	last := map[uint32]int{}
 	err := c.store.AccountingSelect(q, func(rec store.AccountingRecord) error {
-		j := new(jobRecord)
-		if err := wire.Unmarshal(rec.Value, j); err != nil {
+		j, err := decodeJob(rec.Value)
+		if err != nil {
 			return nil // a damaged row hides one job, not the others
 		}
 		if i, ok := last[j.JobID]; ok && !r.Duplicates {
@@ -411,7 +411,7 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 		Account: j.Desc.Account, Partition: j.Partition, State: uint32(st.Base()), Reason: j.Reason,
 		ExitCode: j.ExitCode, Submit: j.SubmitTime, Eligible: j.EligibleTime, Start: j.StartTime,
 		End: j.EndTime, TimeLimit: j.TimeLimit, Priority: j.Priority, NNodes: j.MinNodes,
-		ReqNodes: j.MinNodes, WorkDir: j.Desc.WorkDir, Cluster: c.cfg.ClusterName,
+		ReqNodes: j.MinNodes, WorkDir: j.Desc.WorkDir, Cluster: c.config().ClusterName,
 		NodeList: "None assigned", QOS: jobQOS(j), WCKey: j.Desc.WCKey, Constraints: j.Desc.Constraint,
 		Batch: !j.isInteractive(),
 	}

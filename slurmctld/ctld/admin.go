@@ -32,19 +32,19 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 	}
 	r := req.Body.(*wire.BuildInfoRequest)
 	match := false
-	if data, err := os.ReadFile(c.cfg.Path); err == nil {
+	if data, err := os.ReadFile(c.config().Path); err == nil {
 		sum := sha256.Sum256(data)
 		match = bytes.Equal(sum[:], r.ConfHash)
 	}
 	c.mu.RLock()
 	next := c.t.nextJobID
 	c.mu.RUnlock()
-	text := c.cfg.ShowConfig(conf.ShowConfigRuntime{
+	text := c.config().ShowConfig(conf.ShowConfigRuntime{
 		DataAsOf:  c.now(),
 		BootTime:  c.booted,
 		HashMatch: match,
 		NextJobID: next,
-		ConfPath:  c.cfg.Path,
+		ConfPath:  c.config().Path,
 		Version:   version.Slurm,
 	})
 	return &wire.BuildInfoReply{Text: text}, nil

@@ -10,6 +10,7 @@ import (
 	"os/user"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orbit-hpc/orbit/conf"
@@ -56,7 +57,9 @@ type Options struct {
 
 // Controller is a running slurmctld.
 type Controller struct {
-	cfg     *conf.Config
+	// cfg is the running slurm.conf; scontrol reconfigure swaps it whole (reconfigure.go),
+	// so readers take it once with config() and see one configuration throughout.
+	cfg     atomic.Pointer[conf.Config]
 	log     *slog.Logger
 	now     func() time.Time
 	store   *store.Store
@@ -133,7 +136,6 @@ func New(opts Options) (*Controller, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	msgTimeout := time.Duration(cfg.MessageTimeout) * time.Second
 	c := &Controller{
-		cfg:      cfg,
 		log:      log,
 		now:      now,
 		store:    st,
@@ -158,6 +160,7 @@ func New(opts Options) (*Controller, error) {
 	case *auth.MungeLaunchSigner:
 		ls.Now = now
 	}
+	c.cfg.Store(cfg)
 	c.booted = now()
 	c.onReconf = opts.OnReconfigure
 	c.plug.sched = opts.Scheduler
@@ -313,6 +316,9 @@ func (c *Controller) wakeBatch() {
 	default:
 	}
 }
+
+// config is the running configuration: one read, consistent however long the caller keeps it.
+func (c *Controller) config() *conf.Config { return c.cfg.Load() }
 
 // ListenAddr is where slurmctld listens: the first SlurmctldHost's address and SlurmctldPort.
 func ListenAddr(cfg *conf.Config) string {

@@ -33,7 +33,7 @@ const earlyMemory = 10 * time.Minute
 // awaitEpilogs registers that job waits for the epilogs of nodes, less those already
 // reported, and says whether any remains (the job then ends COMPLETING).
 func (c *Controller) awaitEpilogs(job uint32, nodes []string) bool {
-	if c.cfg.Epilog == "" || len(nodes) == 0 {
+	if c.config().Epilog == "" || len(nodes) == 0 {
 		return false
 	}
 	w := &c.epilog

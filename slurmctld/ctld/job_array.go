@@ -27,7 +27,7 @@ func (c *Controller) setArray(j *jobRecord) error {
 	if j.Desc.ArraySpec == "" {
 		return nil
 	}
-	max := c.cfg.MaxArraySize
+	max := c.config().MaxArraySize
 	if max == 0 {
 		max = jobspec.DefaultMaxArraySize
 	}

@@ -57,7 +57,7 @@ func (c *Controller) jobInfoShown(j *jobRecord, now int64) wire.JobInfo {
 // jobInfo converts a record (immutable, so safe to read under the read lock) to what the
 // commands show. Slices are copied so the reply owns them.
 func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
-	d := &j.Desc
+	d := j.Desc
 	info := wire.JobInfo{
 		JobID:         j.JobID,
 		ArrayTaskID:   wire.NoVal,
@@ -95,7 +95,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		Deadline:      d.Deadline,
 		ExitCode:      j.ExitCode,
 		Restarts:      j.Restarts,
-		Requeue:       d.Requeue == 1 || (d.Requeue < 0 && c.cfg.JobRequeue != 0),
+		Requeue:       d.Requeue == 1 || (d.Requeue < 0 && c.config().JobRequeue != 0),
 		BatchFlag:     true,
 		Dependency:    d.Dependency,
 		Command:       d.Command,

@@ -59,13 +59,13 @@ func (c *Controller) packedJobInfo(f *jobFilter) *wire.JobInfoReply {
 		}
 		e := packedEntry{id: j.JobID}
 		defMem := c.defaultJobMem(j)
-		if p := cache.jobs[j.JobID]; p != nil && p.rec == j && p.cfg == c.cfg && p.defMem == defMem {
+		if p := cache.jobs[j.JobID]; p != nil && p.rec == j && p.cfg == c.config() && p.defMem == defMem {
 			e.b = p.b
 		} else {
 			info := c.jobInfoShown(j, now)
 			e.info = &info
 			if _, _, planned := c.expectedStart(j.JobID); j.Desc.Dependency == "" && !planned {
-				e.keep = &packedJob{rec: j, cfg: c.cfg, defMem: defMem}
+				e.keep = &packedJob{rec: j, cfg: c.config(), defMem: defMem}
 			}
 		}
 		entries = append(entries, e)

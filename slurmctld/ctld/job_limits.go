@@ -33,7 +33,7 @@ func (c *Controller) limitsLoop() {
 // nodes.
 func (c *Controller) enforceTimeLimits() {
 	now := c.now().Unix()
-	over := int64(c.cfg.OverTimeLimit) * 60
+	over := int64(c.config().OverTimeLimit) * 60
 	type victim struct {
 		id    uint32
 		nodes []string
@@ -74,7 +74,7 @@ func (c *Controller) enforceTimeLimits() {
 // them forever, as in Slurm). Each is appended to the accounting table first, in the same
 // batch that deletes it from the live table.
 func (c *Controller) purgeOldJobs() {
-	age := int64(c.cfg.MinJobAge)
+	age := int64(c.config().MinJobAge)
 	if age == 0 {
 		return
 	}

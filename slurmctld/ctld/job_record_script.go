@@ -35,17 +35,19 @@ type scriptRecord struct {
 	Environment []string `codec:"environment"`
 }
 
-// detachScript moves a new batch job's script and environment out of its record, to be
-// stored by submitJob beside it, and shares the record's strings that repeat from job to
-// job (internDesc). It returns nil for a job without a script (an interactive allocation
-// keeps what it has: nothing reads it back).
+// detachScript moves a new batch job's script and environment out of its record (which
+// owns its description: newJob copied it), to be stored by submitJob beside it, and shares
+// what repeats from job to job: the strings (internDesc) and then the whole description
+// (shareDesc). It returns nil for a job without a script (an interactive allocation keeps
+// what it has: nothing reads it back).
 func detachScript(j *jobRecord) *scriptRecord {
-	internDesc(&j.Desc)
+	internDesc(j.Desc)
 	if j.Desc.Script == "" {
 		return nil
 	}
 	sc := &scriptRecord{Script: j.Desc.Script, Environment: j.Desc.Environment}
 	j.Desc.Script, j.Desc.Environment = "", nil
+	j.Desc = shareDesc(j.Desc)
 	return sc
 }
 
@@ -142,19 +144,20 @@ func (c *Controller) acctWithScript(j *jobRecord) *jobRecord {
 		return j
 	}
 	a := j.clone()
+	d := a.editDesc()
 	flags := c.acctStoreFlags()
 	if flags["job_script"] {
-		a.Desc.Script = sc.Script
+		d.Script = sc.Script
 	}
 	if flags["job_env"] {
-		a.Desc.Environment = sc.Environment
+		d.Environment = sc.Environment
 	}
 	return a
 }
 
 // acctStoreFlags are AccountingStoreFlags, lower-cased.
 func (c *Controller) acctStoreFlags() map[string]bool {
-	sf, _ := c.cfg.Get("AccountingStoreFlags")
+	sf, _ := c.config().Get("AccountingStoreFlags")
 	return storeFlags(sf)
 }
 

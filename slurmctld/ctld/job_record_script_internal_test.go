@@ -138,7 +138,7 @@ func TestScript_ArraySharesOneRow(t *testing.T) {
 // its script in Desc; it is still a batch job and launches with that script.
 func TestScript_OldRecordsKeepTheirScript(t *testing.T) {
 	c, _ := StartTestCluster(t, TestConfig{Nodes: 1})
-	j := &jobRecord{JobID: 7, Desc: wire.JobDesc{Script: "#!/bin/sh\ntrue\n", Environment: []string{"X=1"}}}
+	j := &jobRecord{JobID: 7, Desc: &wire.JobDesc{Script: "#!/bin/sh\ntrue\n", Environment: []string{"X=1"}}}
 	if j.isInteractive() {
 		t.Fatal("an old batch record counts as interactive")
 	}
@@ -146,7 +146,7 @@ func TestScript_OldRecordsKeepTheirScript(t *testing.T) {
 	if err != nil || sc.Script != j.Desc.Script || len(sc.Environment) != 1 {
 		t.Fatalf("jobScript = %+v, %v", sc, err)
 	}
-	if (&jobRecord{JobID: 8}).isInteractive() == false {
+	if (&jobRecord{JobID: 8, Desc: &wire.JobDesc{}}).isInteractive() == false {
 		t.Fatal("a record without a script is not interactive")
 	}
 }

@@ -91,7 +91,7 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	j := &jobRecord{
 		UserID:     id.UID,
 		GroupID:    id.GID,
-		Desc:       *d,
+		Desc:       new(*d), // the record's own copy: detachScript and defaults change it
 		Partition:  part.conf.Name,
 		State:      uint32(states.JobPending),
 		Reason:     uint32(states.WaitNoReason),

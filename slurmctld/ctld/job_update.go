@@ -207,6 +207,7 @@ func (c *Controller) updateOne(n *jobRecord, action uint16, priv bool, prio *uin
 	case wire.JobActionHold, wire.JobActionUserHold:
 		n.Priority = 0
 		n.AdminHold = action == wire.JobActionHold && priv
+		n.PrioritySet = false // a release recomputes it
 		// A running job keeps running, but shows the hold as its reason, as in Slurm (it
 		// would wait held if it were requeued).
 		n.Reason = uint32(heldReason(n))

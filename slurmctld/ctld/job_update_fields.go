@@ -32,10 +32,10 @@ func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv b
 		return errnoJobNotPending
 	}
 	if r.Name != nil {
-		n.Desc.Name = *r.Name
+		n.editDesc().Name = *r.Name
 	}
 	if r.Comment != nil {
-		n.Desc.Comment = *r.Comment
+		n.editDesc().Comment = *r.Comment
 	}
 	if r.TimeLimit != wire.NoVal {
 		increase := n.TimeLimit != wire.Infinite && (r.TimeLimit == wire.Infinite || r.TimeLimit > n.TimeLimit)
@@ -43,7 +43,7 @@ func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv b
 			return errnoAccessDenied
 		}
 		n.TimeLimit = r.TimeLimit
-		n.Desc.TimeLimit = r.TimeLimit
+		n.editDesc().TimeLimit = r.TimeLimit
 		if n.StartTime != 0 && !s.IsPending() {
 			n.EndTime = 0
 			if r.TimeLimit != wire.Infinite {
@@ -56,7 +56,7 @@ func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv b
 		if p == nil {
 			return errnoInvalidPartitionName
 		}
-		n.Partition, n.Desc.Partition = p.conf.Name, p.conf.Name
+		n.Partition, n.editDesc().Partition = p.conf.Name, p.conf.Name
 	}
 	if r.MinNodes != wire.NoVal {
 		p := c.t.parts[n.Partition]
@@ -74,20 +74,20 @@ func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv b
 		n.NumTasks = max(n.NumTasks, n.MinNodes)
 	}
 	if r.BeginTime != 0 {
-		n.Desc.BeginTime = r.BeginTime
+		n.editDesc().BeginTime = r.BeginTime
 		n.EligibleTime = max(r.BeginTime, now)
 	}
 	if r.Dependency != nil {
 		if err := checkDependency(*r.Dependency); err != nil {
 			return errnoDependency
 		}
-		n.Desc.Dependency = *r.Dependency
+		n.editDesc().Dependency = *r.Dependency
 	}
 	if r.NiceSet {
 		if r.Nice < 0 && !priv {
 			return errnoAccessDenied
 		}
-		n.Desc.Nice = r.Nice
+		n.editDesc().Nice = r.Nice
 	}
 	if r.Priority != wire.NoVal {
 		if !priv {
@@ -98,6 +98,7 @@ func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv b
 		}
 		n.Priority = r.Priority
 		n.AdminHold = r.Priority == 0
+		n.PrioritySet = r.Priority != 0
 		if s.IsPending() {
 			if r.Priority == 0 {
 				n.Reason = uint32(states.WaitHeld)

@@ -131,7 +131,7 @@ func (c *Controller) nodeAddr(n *nodeEntry) string {
 	}
 	port := uint32(n.conf.Port)
 	if port == 0 {
-		port = c.cfg.SlurmdPort
+		port = c.config().SlurmdPort
 	}
 	return net.JoinHostPort(n.conf.Addr, strconv.FormatUint(uint64(port), 10))
 }
@@ -265,7 +265,7 @@ const batchStepID = 0xfffffffb
 
 // launchMsg builds the batch launch message of a running job (under the read lock).
 func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
-	d := &j.Desc
+	d := j.Desc
 	return &wire.LaunchBatchJob{
 		NodeName:     j.batchHost(),
 		JobID:        j.JobID,
@@ -284,7 +284,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		MemPerNode:   j.MemPerNode,
 		MemPerCPU:    j.MemPerCPU,
 		TimeLimit:    j.TimeLimit,
-		KillWait:     uint32(c.cfg.KillWait),
+		KillWait:     uint32(c.config().KillWait),
 		WorkDir:      d.WorkDir,
 		ScriptArgs:   d.ScriptArgs, // Script and Environment: doLaunch reads them from the store
 		StdOut:       d.StdOut,
@@ -297,7 +297,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		SubmitDir:    d.SubmitDir,
 		SubmitHost:   d.SubmitHost,
 		StartTime:    j.StartTime,
-		ClusterName:  c.cfg.ClusterName,
+		ClusterName:  c.config().ClusterName,
 	}
 }
 
@@ -321,7 +321,7 @@ func (c *Controller) doTerminate(t agentTask) {
 	}
 	c.mu.RUnlock()
 	rep := c.broadcast(wire.MsgTerminateJob, &wire.TerminateJob{
-		JobID: t.jobID, KillWait: uint32(c.cfg.KillWait), TimedOut: t.timedOut, Restarts: restarts,
+		JobID: t.jobID, KillWait: uint32(c.config().KillWait), TimedOut: t.timedOut, Restarts: restarts,
 	}, nodes)
 	c.log.Debug("job terminate broadcast", "job", t.jobID, "nodes", len(nodes), "forwards", rep.Forwards, "dials", rep.Dials)
 	var refusedBy []string // nodes that answered no (the job is not running there)

@@ -186,7 +186,7 @@ func stateDesc(j *jobRecord) string {
 // REQUEST_TERMINATE_JOB from deallocate_nodes), so each runs its epilog and forgets the
 // job; with EpilogSlurmctld, the controller runs that (prolog_slurmctld.go).
 func (c *Controller) endNodeScripts(jobID uint32, nodes []string) {
-	if c.cfg.Epilog != "" || c.cfg.Prolog != "" {
+	if c.config().Epilog != "" || c.config().Prolog != "" {
 		for _, n := range nodes {
 			c.send(agentTask{kind: taskTerminate, jobID: jobID, node: n})
 		}

@@ -14,7 +14,7 @@ import (
 // ReturnToService says (node_registration.go).
 func (c *Controller) checkNodeHealth() {
 	c.maybePing()
-	timeout := int64(c.cfg.SlurmdTimeout)
+	timeout := int64(c.config().SlurmdTimeout)
 	if timeout == 0 {
 		return
 	}

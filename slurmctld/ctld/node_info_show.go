@@ -16,7 +16,7 @@ func (c *Controller) nodePort(cf *conf.Node) uint16 {
 	if cf.Port != 0 {
 		return cf.Port
 	}
-	return uint16(c.cfg.SlurmdPort)
+	return uint16(c.config().SlurmdPort)
 }
 
 // nodeCfgTRES is a node's configured TRES ("cpu=64,mem=257000M,billing=64").
@@ -50,7 +50,7 @@ func (c *Controller) partInfoExtra(p *partEntry, pi *wire.PartitionInfo) {
 	pi.OverSubscribe, pi.OverTimeLimit = cf.OverSubscribe, cf.OverTimeLimit
 	pi.PreemptMode = cf.PreemptMode
 	if pi.PreemptMode == "" {
-		pi.PreemptMode = c.cfg.PreemptMode
+		pi.PreemptMode = c.config().PreemptMode
 	}
 	pi.DefMemPerCPU, pi.DefMemPerNode = cf.DefMemPerCPU, cf.DefMemPerNode
 	pi.MaxMemPerCPU, pi.MaxMemPerNode = cf.MaxMemPerCPU, cf.MaxMemPerNode

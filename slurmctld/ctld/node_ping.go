@@ -62,18 +62,18 @@ type SweepStats struct {
 
 // pingInterval is Slurm's ping_interval.
 func (c *Controller) pingInterval() time.Duration {
-	if c.cfg.SlurmdTimeout == 0 {
+	if c.config().SlurmdTimeout == 0 {
 		return 100 * time.Second
 	}
-	return max(time.Duration(c.cfg.SlurmdTimeout)*time.Second/3, time.Second)
+	return max(time.Duration(c.config().SlurmdTimeout)*time.Second/3, time.Second)
 }
 
 // treeWidth is TreeWidth (conf refuses 0 with Slurm's warning and applies the default).
 func (c *Controller) treeWidth() int {
-	if c.cfg.TreeWidth == 0 {
+	if c.config().TreeWidth == 0 {
 		return defaultTreeWidth
 	}
-	return int(c.cfg.TreeWidth)
+	return int(c.config().TreeWidth)
 }
 
 // maybePing starts a sweep in the background when one is due and none runs. The limits loop
@@ -113,7 +113,7 @@ func (c *Controller) PingNodes() SweepStats { return c.sweep(false, true) }
 // sweep is one ping cycle: choose the nodes, broadcast, record who answered.
 func (c *Controller) sweep(first, all bool) SweepStats {
 	now := c.now().Unix()
-	timeout := int64(c.cfg.SlurmdTimeout)
+	timeout := int64(c.config().SlurmdTimeout)
 	width := c.treeWidth()
 	var ping, reg []string
 

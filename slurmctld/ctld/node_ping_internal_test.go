@@ -14,12 +14,15 @@ func TestPingInterval(t *testing.T) {
 		timeout uint16
 		want    time.Duration
 	}{{300, 100 * time.Second}, {900, 300 * time.Second}, {9, 3 * time.Second}, {0, 100 * time.Second}, {2, time.Second}} {
-		c := &Controller{cfg: &conf.Config{SlurmdTimeout: tc.timeout}}
+		c := &Controller{}
+		c.cfg.Store(&conf.Config{SlurmdTimeout: tc.timeout})
 		if got := c.pingInterval(); got != tc.want {
 			t.Errorf("SlurmdTimeout=%d: ping interval %v, want %v", tc.timeout, got, tc.want)
 		}
 	}
-	if w := (&Controller{cfg: &conf.Config{}}).treeWidth(); w != 50 {
+	c := &Controller{}
+	c.cfg.Store(&conf.Config{})
+	if w := c.treeWidth(); w != 50 {
 		t.Errorf("default tree width %d, want 50", w)
 	}
 }

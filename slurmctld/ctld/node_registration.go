@@ -59,7 +59,7 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 	case states.NodeUnknown:
 		st = (st &^ states.NodeStateBase) | states.NodeIdle
 	case states.NodeDown:
-		rts := c.cfg.ReturnToService
+		rts := c.config().ReturnToService
 		// slurmd registers when it starts and when the controller asks (its ping sweep
 		// requests a registration from a node it lost touch with); only a restarted slurmd
 		// (a new SlurmdStart) or a node that was merely silent returns to service, so a DOWN

@@ -36,7 +36,7 @@ func (ch changePart) plan(t *tables) (*effects, error) {
 }
 
 // installPart lays r over the partition's configuration. The configuration is copied, never
-// modified: c.cfg stays what slurm.conf says.
+// modified: c.config() stays what slurm.conf says.
 func (t *tables) installPart(r partRecord) {
 	p := t.parts[r.Name]
 	if p == nil {

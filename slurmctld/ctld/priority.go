@@ -40,7 +40,7 @@ func (c *Controller) prio() *priorityState { return &c.prios }
 // multifactor says whether PriorityType is priority/multifactor (Slurm compares without
 // case).
 func (c *Controller) multifactor() bool {
-	return strings.EqualFold(c.cfg.PriorityType, "priority/multifactor")
+	return strings.EqualFold(c.config().PriorityType, "priority/multifactor")
 }
 
 // submitPriority is a new job's priority (not held: the caller keeps 0 for -H), set by the
@@ -72,7 +72,7 @@ func (c *Controller) recalcPriorities() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.prio()
-	due := p.lastCalc == 0 || now-p.lastCalc >= int64(max(c.cfg.Priority.CalcPeriod, 1))
+	due := p.lastCalc == 0 || now-p.lastCalc >= int64(max(c.config().Priority.CalcPeriod, 1))
 	if due {
 		p.lastCalc = now
 	}
@@ -100,7 +100,7 @@ func (c *Controller) recalcPriorities() {
 		last, known := p.computed[id]
 		released := p.held[id]
 		switch {
-		case p.direct[id]:
+		case p.direct[id] || j.PrioritySet:
 			continue
 		case known && last != j.Priority && !released:
 			// An administrator set it (scontrol update Priority=): it sticks.

@@ -21,7 +21,7 @@ func (c *Controller) handlePriorityFactors(_ context.Context, req *wire.Request)
 		return nil, err
 	}
 	r := req.Body.(*wire.PriorityFactorsRequest)
-	rep := &wire.PriorityFactorsReply{PriorityType: c.cfg.PriorityType}
+	rep := &wire.PriorityFactorsReply{PriorityType: c.config().PriorityType}
 	if !c.multifactor() {
 		return rep, nil
 	}
@@ -40,7 +40,7 @@ func (c *Controller) handlePriorityFactors(_ context.Context, req *wire.Request)
 			continue
 		}
 		use := j.EligibleTime
-		if c.cfg.Priority.Flags&conf.PriorityAccrueAlways != 0 {
+		if c.config().Priority.Flags&conf.PriorityAccrueAlways != 0 {
 			use = j.SubmitTime
 		}
 		if use == 0 || use > now {

@@ -49,7 +49,7 @@ func (f jobFactors) priority() uint32 {
 //
 // Called with c.mu held.
 func (c *Controller) jobFactorsAt(j *jobRecord, now int64) jobFactors {
-	pc := c.cfg.Priority
+	pc := c.config().Priority
 	f := jobFactors{nice: j.Desc.Nice}
 	accrue := j.EligibleTime
 	if pc.Flags&conf.PriorityAccrueAlways != 0 {
@@ -98,7 +98,7 @@ func (c *Controller) jobSizeFactor(j *jobRecord) float64 {
 	}
 	cpus := float64(j.NumTasks) * float64(max(j.CPUsPerTask, 1))
 	minNodes := float64(j.MinNodes)
-	pc := c.cfg.Priority
+	pc := c.config().Priority
 	var js float64
 	switch {
 	case pc.Flags&conf.PrioritySmallRelativeToTime != 0:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
 // prioController is a controller (not serving) on 3 nodes of 4 CPUs — n1, n2 in partition
@@ -70,7 +71,7 @@ func TestMultifactor_Priority(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := prioController(t, tc.extra)
 			j := &jobRecord{JobID: 1, Partition: "debug", State: uint32(states.JobPending), Priority: 1,
-				TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now - 43200, EligibleTime: now - 43200}
+				TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now - 43200, EligibleTime: now - 43200, Desc: &wire.JobDesc{}}
 			if tc.setup != nil {
 				tc.setup(j)
 			}
@@ -91,7 +92,7 @@ func TestMultifactor_Recalc(t *testing.T) {
 	now := c.now().Unix()
 	mk := func(id uint32, prio uint32, st states.JobState) *jobRecord {
 		return &jobRecord{JobID: id, Partition: "debug", State: uint32(st), Priority: prio, TimeLimit: 10,
-			MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now}
+			MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now, Desc: &wire.JobDesc{}}
 	}
 	c.mu.Lock()
 	for _, j := range []*jobRecord{mk(1, 7, states.JobPending), mk(2, 0, states.JobPending), mk(3, 7, states.JobRunning), mk(4, 7, states.JobPending)} {
@@ -126,6 +127,31 @@ func TestMultifactor_Recalc(t *testing.T) {
 	}
 	if p := c.t.jobs[2].Priority; p != 1833 {
 		t.Errorf("released job: priority %d, want 1833 (recomputed)", p)
+	}
+}
+
+// TestMultifactor_AdminPriorityAfterRestart checks that an administrator's priority survives
+// a controller restart: the recovered record says it was set directly (PrioritySet, saved
+// with the job), so the first recomputation of the new controller, which knows nothing of the
+// old one's memory, leaves it alone, while the job beside it is recomputed.
+func TestMultifactor_AdminPriorityAfterRestart(t *testing.T) {
+	c := prioController(t, "PriorityCalcPeriod=1\n")
+	now := c.now().Unix()
+	mk := func(id uint32, set bool) *jobRecord {
+		return &jobRecord{JobID: id, Partition: "debug", State: uint32(states.JobPending), Priority: 42, PrioritySet: set,
+			TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now, Desc: &wire.JobDesc{}}
+	}
+	c.mu.Lock()
+	c.t.jobs[1], c.t.jobs[2] = mk(1, true), mk(2, false)
+	c.mu.Unlock()
+	c.recalcPriorities()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.t.jobs[1].Priority; p != 42 {
+		t.Errorf("admin-set priority after a restart: %d, want 42 (it sticks)", p)
+	}
+	if p := c.t.jobs[2].Priority; p != 1833 {
+		t.Errorf("computed priority after a restart: %d, want 1833 (recomputed)", p)
 	}
 }
 

@@ -31,7 +31,7 @@ import (
 // its launch once the script succeeded; false (the caller launches at once) when no
 // PrologSlurmctld is configured.
 func (c *Controller) startPrologSlurmctld(jobID uint32) bool {
-	if c.cfg.PrologSlurmctld == "" {
+	if c.config().PrologSlurmctld == "" {
 		return false
 	}
 	c.mu.RLock()
@@ -47,7 +47,7 @@ func (c *Controller) startPrologSlurmctld(jobID uint32) bool {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		status, timedOut := c.runCtldScript(c.cfg.PrologSlurmctld, env)
+		status, timedOut := c.runCtldScript(c.config().PrologSlurmctld, env)
 		if c.ctx.Err() != nil {
 			return // shutting down: the job stays RUNNING and is relaunched at restart
 		}
@@ -109,7 +109,7 @@ func (c *Controller) prologSlurmctldFailed(jobID uint32) {
 
 // runEpilogSlurmctld runs EpilogSlurmctld for a job that ended, in the background.
 func (c *Controller) runEpilogSlurmctld(jobID uint32) {
-	if c.cfg.EpilogSlurmctld == "" {
+	if c.config().EpilogSlurmctld == "" {
 		return
 	}
 	c.mu.RLock()
@@ -125,7 +125,7 @@ func (c *Controller) runEpilogSlurmctld(jobID uint32) {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		if status, timedOut := c.runCtldScript(c.cfg.EpilogSlurmctld, env); status != 0 {
+		if status, timedOut := c.runCtldScript(c.config().EpilogSlurmctld, env); status != 0 {
 			c.log.Error("epilog_slurmctld failed", "job", jobID, "status", statusText(status), "timed_out", timedOut)
 		}
 	}()
@@ -136,7 +136,7 @@ func (c *Controller) ctldScriptEnv(j *jobRecord, epilog bool) []string {
 	var env []string
 	set := func(k, v string) { env = append(env, k+"="+v) }
 	u := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
-	d := &j.Desc
+	d := j.Desc
 	set("SLURM_JOB_ACCOUNT", d.Account)
 	if epilog {
 		ws := syscall.WaitStatus(j.ExitCode)
@@ -155,8 +155,8 @@ func (c *Controller) ctldScriptEnv(j *jobRecord, epilog bool) []string {
 		set("SLURM_ARRAY_JOB_ID", u(j.ArrayJobID))
 		set("SLURM_ARRAY_TASK_ID", u(j.ArrayTaskID))
 	}
-	if c.cfg.ClusterName != "" {
-		set("SLURM_CLUSTER_NAME", c.cfg.ClusterName)
+	if c.config().ClusterName != "" {
+		set("SLURM_CLUSTER_NAME", c.config().ClusterName)
 	}
 	if d.Comment != "" {
 		set("SLURM_JOB_COMMENT", d.Comment)
@@ -231,7 +231,7 @@ func compressCounts(v []uint32) string {
 
 // scriptTimeout is PrologEpilogTimeout (65534, Slurm's NO_VAL16 and the default: no bound).
 func (c *Controller) scriptTimeout() time.Duration {
-	v, ok := c.cfg.Get("PrologEpilogTimeout")
+	v, ok := c.config().Get("PrologEpilogTimeout")
 	if !ok {
 		return 0
 	}

@@ -115,7 +115,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 	c.reconf.mu.Lock()
 	defer c.reconf.mu.Unlock()
 	c.mu.RLock()
-	path := c.cfg.Path
+	path := c.config().Path
 	c.mu.RUnlock()
 	next, err := conf.Load(path)
 	if err != nil {
@@ -128,7 +128,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 	}
 
 	c.mu.Lock()
-	old := c.cfg
+	old := c.config()
 	if err := c.t.reconfCheck(next); err != nil {
 		c.mu.Unlock()
 		c.log.Error("reconfigure refused; the running configuration stays", "err", err)
@@ -154,7 +154,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 		errno = errnoNeedRestart
 	}
 	b := c.t.reconfParts(next)
-	c.cfg = next
+	c.cfg.Store(next)
 	var perr error
 	if c.pace, perr = parseSchedPacing(next.SchedulerParameters); perr != nil {
 		c.log.Error("SchedulerParameters: using Slurm's default for what is invalid", "err", perr)

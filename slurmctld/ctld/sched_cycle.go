@@ -135,11 +135,11 @@ func (c *Controller) askPlan(cur sentState, now int64) (scheduler.Plan, bool) {
 // schedConfig is the part of slurm.conf a plugin reads.
 func (c *Controller) schedConfig() scheduler.Config {
 	return scheduler.Config{
-		SchedulerType:        c.cfg.SchedulerType,
-		SchedulerParameters:  c.cfg.SchedulerParameters,
-		SelectType:           c.cfg.SelectType,
-		SelectTypeParameters: c.cfg.SelectTypeParameters,
-		PriorityType:         c.cfg.PriorityType,
+		SchedulerType:        c.config().SchedulerType,
+		SchedulerParameters:  c.config().SchedulerParameters,
+		SelectType:           c.config().SelectType,
+		SelectTypeParameters: c.config().SelectTypeParameters,
+		PriorityType:         c.config().PriorityType,
 	}
 }
 
@@ -187,7 +187,8 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 	}
 	// Only the jobs the plan was made from: a job submitted since keeps its submit reason
 	// until the next cycle judges it.
-	for id, sent := range cur.jobs {
+	for _, sent := range cur.jobs {
+		id := sent.rec.JobID
 		j := c.t.jobs[id]
 		if j == nil || done[id] || !j.state().IsPending() || j.state().IsCompleting() {
 			continue

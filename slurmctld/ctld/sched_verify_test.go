@@ -47,7 +47,7 @@ func verifyController(t *testing.T) *Controller {
 
 func pendingJob(id uint32) *jobRecord {
 	return &jobRecord{JobID: id, Partition: "debug", State: uint32(states.JobPending), Priority: 100,
-		TimeLimit: wire.Infinite, MinNodes: 1, NumTasks: 2, CPUsPerTask: 1}
+		TimeLimit: wire.Infinite, MinNodes: 1, NumTasks: 2, CPUsPerTask: 1, Desc: &wire.JobDesc{}}
 }
 
 func TestVerifyStart_RefusesWhatDoesNotHold(t *testing.T) {

@@ -151,8 +151,8 @@ func (s *Sim) deliver(t agentTask) error {
 			heap.Push(&s.nodes.events, simEvent{at: start + max(rt, 0), kind: simEventEnd, job: t.jobID})
 		}
 		if limit != wire.Infinite && limit != wire.NoVal {
-			over := int64(c.cfg.OverTimeLimit) * 60
-			if c.cfg.OverTimeLimit == math.MaxUint16 { // UNLIMITED
+			over := int64(c.config().OverTimeLimit) * 60
+			if c.config().OverTimeLimit == math.MaxUint16 { // UNLIMITED
 				return nil
 			}
 			heap.Push(&s.nodes.events, simEvent{at: start + int64(limit)*60 + over, kind: simEventLimit, job: t.jobID})

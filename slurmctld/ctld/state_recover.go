@@ -22,11 +22,14 @@ func (c *Controller) recover() error {
 	if err != nil {
 		return err
 	}
-	t.nextJobID = max(uint32(next), c.cfg.FirstJobId, 1)
+	t.nextJobID = max(uint32(next), c.config().FirstJobId, 1)
 	err = c.store.Load(kindJob, func(key string, v []byte) error {
-		j := new(jobRecord)
-		if err := wire.Unmarshal(v, j); err != nil {
+		j, err := decodeJob(v)
+		if err != nil {
 			return fmt.Errorf("job record %s in %s: %w", key, c.store.Path(), err)
+		}
+		if j.ScriptID != 0 {
+			j.Desc = shareDesc(j.Desc) // as at submit (job_record_desc.go)
 		}
 		t.installJob(j)
 		return nil

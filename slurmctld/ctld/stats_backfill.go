@@ -1,7 +1,6 @@
 package ctld
 
 import (
-	"strings"
 	"sync"
 	"time"
 
@@ -13,29 +12,27 @@ import (
 // sdiag's backfill section ("Backfilling stats"), summed from the scheduler plugin's plans
 // as Slurm 22.05's backfill.c sums its cycles (_do_diag_stats, _attempt_backfill):
 //
-//   - a backfill cycle is a plan that includes a backfill pass and had pending jobs to look
-//     at (Slurm counts no cycle for an empty queue);
+//   - a backfill cycle is a plan that ends a backfill pass (CycleStats.Backfill; a pass that
+//     yielded ends in a later plan than it began) and had pending jobs to look at (Slurm
+//     counts no cycle for an empty queue). A plugin that does not report its passes is
+//     counted when it backfilled a job;
 //   - "Last cycle" is the time in microseconds the plugin took for that plan, "Max" and
 //     "Mean" over the period;
-//   - "Last depth cycle" and "(try sched)" are the jobs the plan tested (CycleStats'
-//     JobsTested: Orbit's plugins do not tell the two apart), "Depth Mean" their means;
+//   - "Last depth cycle" is the jobs the pass looked at (CycleStats.Depth, bf_last_depth),
+//     "(try sched)" those it tried to place (DepthTry, bf_last_depth_try), "Depth Mean"
+//     their means; a plugin that does not report them gives JobsTested for both;
 //   - "Last queue length" is the pending jobs the controller found eligible for the cycle
 //     (Slurm's build_job_queue), "Queue length mean" its mean;
 //   - "Total backfilled jobs" count the backfilled starts the controller verified and
 //     applied, "since last slurm start" and "since last stats cycle start" both, as Slurm's
 //     `sdiag -r` clears both (reset_stats(1)); heterogeneous job components stay 0 (Orbit has
 //     no heterogeneous jobs);
-//   - "Last table size" (Slurm's node_space_recs, its time-slot table) is not reported by
-//     Orbit's plugins and stays 0.
-//
-// A plugin does not say whether its plan includes a backfill pass unless it backfilled a
-// job. For sched/backfill the controller applies the plugin's own gate: a pass runs in the
-// first plan and then once bf_interval has passed (plugins/sched/backfill Schedule).
+//   - "Last table size" is the records of the pass's time/resource map (CycleStats.TableSize,
+//     Slurm's node_space_recs), "Mean table size" its mean.
 
 // bfStats are the backfill counters of the statistics period. The zero value is ready.
 type bfStats struct {
-	mu     sync.Mutex
-	lastBF int64 // the plan time of the last backfill pass; 0 before the first
+	mu sync.Mutex
 
 	backfilled, lastBackfilled, backfilledHet uint32
 	cycles                                    uint32
@@ -69,23 +66,16 @@ func bfMark() time.Time { return time.Now() }
 // asked for it at asked (bfMark), queue is the eligible pending jobs (bfQueue).
 func (c *Controller) bfCycle(plan scheduler.Plan, queue uint32, now int64, asked time.Time) {
 	took := time.Since(asked)
-	c.mu.RLock()
-	schedType, params := c.cfg.SchedulerType, c.cfg.SchedulerParameters
-	c.mu.RUnlock()
 	s := &c.bf
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	pass := plan.Stats.BackfillStarts > 0
-	if strings.EqualFold(schedType, "sched/backfill") || schedType == "" {
-		p, _ := scheduler.ParseParams(params) // the defaults stand for what is invalid
-		if p.BfInterval != -1 && (s.lastBF == 0 || now-s.lastBF >= int64(p.BfInterval)) {
-			pass = true
+	st := plan.Stats
+	if !st.Backfill {
+		if st.BackfillStarts == 0 {
+			return
 		}
+		st.Depth, st.DepthTry = st.JobsTested, st.JobsTested // a plugin that does not say
 	}
-	if !pass {
-		return
-	}
-	s.lastBF = now
 	if queue == 0 {
 		return // Slurm's backfill returns before counting a cycle: "no jobs to backfill"
 	}
@@ -95,11 +85,12 @@ func (c *Controller) bfCycle(plan scheduler.Plan, queue uint32, now int64, asked
 	s.cycleLast = us
 	s.cycleMax = max(s.cycleMax, us)
 	s.whenLast = now
-	s.depth, s.depthTry = plan.Stats.JobsTested, plan.Stats.JobsTested
+	s.depth, s.depthTry = st.Depth, st.DepthTry
 	s.depthSum += uint64(s.depth)
 	s.depthTrySum += uint64(s.depthTry)
 	s.queue = queue
 	s.queueSum += uint64(queue)
+	s.table = st.TableSize
 	s.tableSum += uint64(s.table)
 }
 

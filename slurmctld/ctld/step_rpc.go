@@ -95,7 +95,7 @@ func (c *Controller) handleJobAllocInfo(_ context.Context, req *wire.Request) (a
 		JobID: j.JobID, State: j.State, Reason: j.Reason, Name: j.Desc.Name, Partition: j.Partition,
 		UserName: c.names.user(j.UserID), NodeList: hostlist.Compress(j.Nodes),
 		Nodes: append([]string(nil), j.Nodes...), CPUsPerNode: append([]uint32(nil), j.CPUsPerNode...),
-		NumTasks: j.NumTasks, CPUsPerTask: j.CPUsPerTask, ClusterName: c.cfg.ClusterName,
+		NumTasks: j.NumTasks, CPUsPerTask: j.CPUsPerTask, ClusterName: c.config().ClusterName,
 	}, nil
 }
 
@@ -172,9 +172,9 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	rep := &wire.StepCreateReply{
 		JobID: j.JobID, NodeList: hostlist.Compress(nodes), Nodes: append([]string(nil), nodes...),
 		Tasks: tasks, CPUsOnNode: append([]uint32(nil), jobCPUs[:len(tasks)]...), CPUsPerTask: cpt,
-		KillWait: uint32(c.cfg.KillWait), TimeLimit: j.TimeLimit, JobName: j.Desc.Name,
+		KillWait: uint32(c.config().KillWait), TimeLimit: j.TimeLimit, JobName: j.Desc.Name,
 		Partition: j.Partition, JobNodeList: hostlist.Compress(j.Nodes),
-		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.cfg.ClusterName,
+		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.config().ClusterName,
 		UserName: c.names.user(j.UserID),
 	}
 	for _, t := range tasks {
@@ -190,7 +190,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	uid, gid := j.UserID, j.GroupID
 	c.mu.RUnlock()
 
-	if host, port, err := net.SplitHostPort(ListenAddr(c.cfg)); err == nil {
+	if host, port, err := net.SplitHostPort(ListenAddr(c.config())); err == nil {
 		rep.CtldAddr = host
 		if p, err := strconv.ParseUint(port, 10, 32); err == nil {
 			rep.CtldPort = uint32(p)

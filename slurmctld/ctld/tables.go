@@ -21,14 +21,18 @@ const (
 // "job"). Installed records are immutable: a change builds a new record (copy, then set), so a
 // reader holding one under the read lock never sees it move.
 type jobRecord struct {
-	JobID     uint32       `codec:"job_id"`
-	UserID    uint32       `codec:"user_id"`
-	GroupID   uint32       `codec:"group_id"`
-	Desc      wire.JobDesc `codec:"desc"`
-	Partition string       `codec:"partition"`
-	State     uint32       `codec:"state"`  // states.JobState
-	Reason    uint32       `codec:"reason"` // states.Reason; pending reasons are refreshed in memory
-	Priority  uint32       `codec:"priority"`
+	JobID   uint32 `codec:"job_id"`
+	UserID  uint32 `codec:"user_id"`
+	GroupID uint32 `codec:"group_id"`
+	// Desc is the request as submitted. It is never nil and, like the record, never modified
+	// once installed: clones and array tasks share it, and so do jobs submitted with the same
+	// description (shareDesc, job_record_script.go), since it is most of a pending job's
+	// bytes. A change to it goes through editDesc. It is stored as the value it points to.
+	Desc      *wire.JobDesc `codec:"desc"`
+	Partition string        `codec:"partition"`
+	State     uint32        `codec:"state"`  // states.JobState
+	Reason    uint32        `codec:"reason"` // states.Reason; pending reasons are refreshed in memory
+	Priority  uint32        `codec:"priority"`
 	// Resolved request: defaults applied at submit.
 	TimeLimit   uint32 `codec:"time_limit"` // minutes, wire.Infinite = none
 	MinNodes    uint32 `codec:"min_nodes"`
@@ -58,7 +62,10 @@ type jobRecord struct {
 	ArrayThrottle uint32   `codec:"array_throttle"` // %N: most tasks running at once, 0 = no limit
 	ArrayEnv      []uint32 `codec:"array_env"`      // SLURM_ARRAY_TASK_COUNT, MIN, MAX, STEP
 	AdminHold     bool     `codec:"admin_hold"`     // held by an operator (JobHeldAdmin) (job_update.go)
-	StateDesc     string   `codec:"state_desc"`     // shown instead of the reason while held (node_drain.go)
+	// PrioritySet says an administrator set Priority (scontrol update Priority=): recomputation
+	// leaves it alone, across restarts too (Slurm's direct_set_prio, saved with the job).
+	PrioritySet bool   `codec:"priority_set"`
+	StateDesc   string `codec:"state_desc"` // shown instead of the reason while held (node_drain.go)
 	// Suspension (job_suspend.go): when the job was last suspended or resumed, and the
 	// seconds it ran before its current suspension.
 	SuspendTime int64 `codec:"suspend_time"`
@@ -79,10 +86,32 @@ func (j *jobRecord) holdsNodes() bool {
 	return len(j.Nodes) > 0 && (s.IsRunning() || s.IsSuspended() || s.IsCompleting())
 }
 
-// clone returns a copy that a change may modify before installing it.
+// clone returns a copy that a change may modify before installing it. The copy shares
+// the description: a change to that goes through editDesc.
 func (j *jobRecord) clone() *jobRecord {
 	c := *j
 	return &c
+}
+
+// editDesc gives j (a record not yet installed) a description of its own and returns it
+// for changing: the one it had may be shared with other records.
+func (j *jobRecord) editDesc() *wire.JobDesc {
+	d := *j.Desc
+	j.Desc = &d
+	return j.Desc
+}
+
+// decodeJob decodes a stored job record. A record without a description (damaged, or
+// written by hand) gets an empty one: readers rely on Desc never being nil.
+func decodeJob(v []byte) (*jobRecord, error) {
+	j := new(jobRecord)
+	if err := wire.Unmarshal(v, j); err != nil {
+		return nil, err
+	}
+	if j.Desc == nil {
+		j.Desc = new(wire.JobDesc)
+	}
+	return j, nil
 }
 
 func (j *jobRecord) numCPUs() uint32 {

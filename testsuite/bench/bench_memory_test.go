@@ -58,6 +58,12 @@ func BenchmarkCtldRSS20000Nodes100kJobs(b *testing.B) {
 	b.StopTimer()
 	if inProc {
 		countJobs(b, cl, jobs)
+		// The live heap of the whole test process (controller, emulated slurmd, clients)
+		// after a collection: what the figure is made of, before the runtime's overhead.
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live_heap_MB")
 		if path := os.Getenv("ORBIT_BENCH_HEAPPROFILE"); path != "" {
 			runtime.GC()
 			f, err := os.Create(path)

@@ -3,6 +3,7 @@ package backfill
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/orbit-hpc/orbit/plugins/sched/builtin"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
@@ -18,34 +19,84 @@ type Backfill struct {
 	m        scheduler.Mirror
 	params   scheduler.Params
 	lastFull int64 // last full-queue main pass (sched_interval)
-	lastBF   int64 // last backfill pass (bf_interval); -1 before the first
+	lastBF   int64 // when the last backfill pass ended (bf_interval); -1 before the first
 	resv     []scheduler.Reservation
+	// cur is a pass that yielded and goes on at the next call; nil between passes.
+	cur *pass
+	// jobsChanged and partsChanged say what changed since cur yielded (Slurm's
+	// _yield_locks test): a job or node change ends a yielded pass unless bf_continue; a
+	// partition or configuration change (a delta's partitions, a resync) always does.
+	jobsChanged, partsChanged bool
+	lastStarts                map[uint32]bool // the last plan's starts: them running is no change
+	// clock is the wall clock bf_max_time and bf_yield_interval are measured on.
+	clock func() time.Time
 }
 
 var _ scheduler.Scheduler = (*Backfill)(nil)
 
 // New is sched/backfill for cfg; it fails on a bad SchedulerParameters value.
 func New(cfg scheduler.Config) (scheduler.Scheduler, error) {
+	return NewClocked(cfg, time.Now)
+}
+
+// NewClocked is New measuring bf_max_time and bf_yield_interval on clock. The simulator
+// passes a clock that stands still, so a pass never yields or stops for the wall time a
+// slow machine takes, and a simulation's figures do not depend on the machine.
+func NewClocked(cfg scheduler.Config, clock func() time.Time) (scheduler.Scheduler, error) {
 	p, err := scheduler.ParseParams(cfg.SchedulerParameters)
 	if err != nil {
 		return nil, err
 	}
-	return &Backfill{params: p, lastFull: -1, lastBF: -1}, nil
+	return &Backfill{params: p, lastFull: -1, lastBF: -1, clock: clock}, nil
 }
 
-// Sync replaces the mirror.
+// Sync replaces the mirror. A yielded pass ends at the next call: a resync may carry a new
+// configuration.
 func (b *Backfill) Sync(_ context.Context, s scheduler.State) error {
 	b.m.Sync(s)
+	b.partsChanged = true
 	return nil
 }
 
-// Update applies a delta to the mirror (ErrResync on a gap).
-func (b *Backfill) Update(_ context.Context, d scheduler.Delta) error { return b.m.Update(d) }
+// Update applies a delta to the mirror (ErrResync on a gap), noting what changed for a
+// yielded pass.
+func (b *Backfill) Update(_ context.Context, d scheduler.Delta) error {
+	if b.cur != nil {
+		b.noteChanges(d)
+	}
+	return b.m.Update(d)
+}
 
-// Schedule runs the main pass and, when bf_interval has passed, a backfill pass.
+// noteChanges records whether d changes what a yielded pass decided on: a job submitted,
+// ended, started by someone else or whose eligibility or priority moved, a node or the
+// partitions. A job the last plan started now running, or a new pending reason, is not a
+// change (Slurm compares its last_job_update, which its own starts do not move across a
+// yield).
+func (b *Backfill) noteChanges(d scheduler.Delta) {
+	if d.Partitions != nil {
+		b.partsChanged = true
+	}
+	if len(d.JobsGone) > 0 || len(d.Nodes) > 0 {
+		b.jobsChanged = true
+	}
+	for i := range d.Jobs {
+		n, o := &d.Jobs[i], b.m.Job(d.Jobs[i].ID)
+		switch {
+		case o == nil:
+			b.jobsChanged = true
+		case o.State != n.State && !b.lastStarts[n.ID]:
+			b.jobsChanged = true
+		case o.Eligible != n.Eligible || o.Priority != n.Priority || o.Partition != n.Partition:
+			b.jobsChanged = true
+		}
+	}
+}
+
+// Schedule runs the main pass and, when bf_interval has passed since the last backfill pass
+// ended, a backfill pass; a pass that yielded goes on first (bf_continue) or ends.
 func (b *Backfill) Schedule(_ context.Context, now int64) (scheduler.Plan, error) {
 	plan := scheduler.Plan{Seq: b.m.Seq()}
-	pending := b.m.Pending()
+	pending := builtin.Queue(&b.m)
 	pool := builtin.PoolOf(&b.m)
 	if b.params.SchedInterval != -1 { // sched_interval=-1 turns Slurm's schedule() off
 		r := builtin.Main(pending, b.m.Partition, b.m.Nodes(), pool, builtin.MainDepth(b.params, &b.lastFull, now))
@@ -55,16 +106,33 @@ func (b *Backfill) Schedule(_ context.Context, now int64) (scheduler.Plan, error
 			plan.Stats.DepthReached = 1
 		}
 	}
-	if b.params.BfInterval != -1 && (b.lastBF < 0 || now-b.lastBF >= int64(b.params.BfInterval)) {
-		b.lastBF = now
-		starts, resv, tested := b.pass(now, pending, plan.Starts)
-		plan.Starts = append(plan.Starts, starts...)
-		plan.Stats.BackfillStarts = uint32(len(starts))
-		plan.Stats.JobsTested += uint32(tested)
-		b.resv = resv
+	ps := b.cur
+	if ps != nil && (b.partsChanged || (b.jobsChanged && !b.params.BfContinue)) {
+		// Slurm's "system state changed, breaking out": the cycle ends and counts as one.
+		b.endPass(&plan, ps, now)
+		ps = nil
+	}
+	if ps == nil && b.params.BfInterval != -1 && (b.lastBF < 0 || now-b.lastBF >= int64(b.params.BfInterval)) {
+		ps = b.newPass(now, pending)
+	}
+	if ps != nil {
+		seg := b.run(ps, now, plan.Starts)
+		plan.Starts = append(plan.Starts, seg.starts...)
+		plan.Stats.BackfillStarts = uint32(len(seg.starts))
+		plan.Stats.JobsTested += uint32(seg.tested)
+		b.resv = ps.resv
 		plan.Reasons = slices.DeleteFunc(plan.Reasons, func(r scheduler.PendingReason) bool {
-			return slices.ContainsFunc(starts, func(s scheduler.Start) bool { return s.JobID == r.JobID })
+			return slices.ContainsFunc(seg.starts, func(s scheduler.Start) bool { return s.JobID == r.JobID })
 		})
+		b.cur = ps
+		if seg.done {
+			b.endPass(&plan, ps, now)
+		}
+	}
+	b.jobsChanged, b.partsChanged = false, false
+	b.lastStarts = map[uint32]bool{}
+	for _, s := range plan.Starts {
+		b.lastStarts[s.JobID] = true
 	}
 	for _, r := range b.resv {
 		if j := b.m.Job(r.JobID); j != nil && j.State == scheduler.JobPending &&
@@ -73,6 +141,14 @@ func (b *Backfill) Schedule(_ context.Context, now int64) (scheduler.Plan, error
 		}
 	}
 	return plan, nil
+}
+
+// endPass ends ps at now and reports it in plan's stats as one backfill cycle.
+func (b *Backfill) endPass(plan *scheduler.Plan, ps *pass, now int64) {
+	b.cur, b.lastBF = nil, now
+	plan.Stats.Backfill = true
+	plan.Stats.Depth, plan.Stats.DepthTry = uint32(ps.depth), uint32(ps.tried)
+	plan.Stats.TableSize = uint32(ps.tl.table.recs)
 }
 
 // busy is resources held over [start, end): a running job, a start of this cycle or a
@@ -103,70 +179,4 @@ func limitSecs(j *scheduler.Job, part *scheduler.Partition) int64 {
 		lim = yearMinutes
 	}
 	return int64(lim) * 60
-}
-
-// pass is one backfill pass at now after the main pass started mainStarts.
-func (b *Backfill) pass(now int64, pending []*scheduler.Job, mainStarts []scheduler.Start) ([]scheduler.Start, []scheduler.Reservation, int) {
-	p := b.params
-	res := int64(p.BfResolution)
-	windowEnd := now + int64(p.BfWindow)*60
-	cfg := b.m.Config()
-	tl := newTimeline(selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), b.m.Nodes()))
-	for _, j := range b.m.Running() {
-		end := j.StartTime + limitSecs(j, b.m.Partition(j.Partition))
-		if end <= now {
-			end = now + res // overran its limit: about to be killed
-		}
-		tl.hold(busy{start: now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem}, exclusive: j.Exclusive}, now)
-	}
-	started := map[uint32]bool{}
-	for _, s := range mainStarts {
-		started[s.JobID] = true
-		j := b.m.Job(s.JobID)
-		tl.hold(busy{start: now, end: now + limitSecs(j, b.m.Partition(j.Partition)), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem}, exclusive: j.Exclusive}, now)
-	}
-	var starts []scheduler.Start
-	var resv []scheduler.Reservation
-	tested := 0
-	perUser := map[uint32]int{}
-	capacity := selection.NewCapacity(b.m.Nodes())
-	for _, j := range pending {
-		if started[j.ID] || !j.Eligible || j.State != scheduler.JobPending {
-			continue
-		}
-		part := b.m.Partition(j.Partition)
-		if part == nil || !capacity.FitsEver(j, part) {
-			continue
-		}
-		// bf_max_job_test counts the jobs that reach a node test (Slurm's
-		// bf_last_depth_try): jobs past it are not looked at.
-		if tested >= p.BfMaxJobTest {
-			break
-		}
-		if p.BfMaxJobUser > 0 && perUser[j.UserID] >= p.BfMaxJobUser {
-			continue
-		}
-		tested++
-		perUser[j.UserID]++
-		lim := limitSecs(j, part)
-		t, a, ok := tl.earliest(j, part, now, windowEnd, lim)
-		if !ok {
-			continue
-		}
-		end := t + max(lim, res)
-		if t == now {
-			if p.BfMaxJobStart > 0 && len(starts) >= p.BfMaxJobStart {
-				continue
-			}
-			starts = append(starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true})
-			tl.hold(busy{start: now, end: end, alloc: a, exclusive: j.Exclusive}, now)
-			continue
-		}
-		if now-j.EligibleTime < int64(p.BfMinAgeReserve) || j.Priority < uint32(p.BfMinPrioReserve) {
-			continue // too young or too low to hold resources for
-		}
-		resv = append(resv, scheduler.Reservation{JobID: j.ID, StartTime: t, Nodes: a.Nodes})
-		tl.hold(busy{start: t, end: end, alloc: a, exclusive: j.Exclusive}, now)
-	}
-	return starts, resv, tested
 }

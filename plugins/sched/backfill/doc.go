@@ -14,12 +14,24 @@
 // holds that change there), not jobs × running jobs × nodes. bf_max_job_test counts jobs
 // that reach a node test, as Slurm's bf_last_depth_try: jobs past it are not tested.
 //
+// The queue is builtin.Queue's: partitions with a higher PriorityTier first, then priority.
+//
+// A pass (pass.go) yields after bf_yield_interval of wall-clock work, as Slurm releases its
+// locks: the plan so far goes to the controller and the pass goes on at its next job in the
+// next Schedule call, over the queue and map it began with (jobs submitted meanwhile wait for
+// the next pass). If a job or node changed meanwhile the pass ends there unless bf_continue;
+// a partition change or resync always ends it. bf_max_time (wall clock, yields included)
+// ends a pass; the next one, bf_interval after, begins at the top of the queue again, as in
+// Slurm. A pass that ends reports one sdiag cycle in Plan.Stats: the jobs it looked at
+// (Depth), those it node-tested (DepthTry) and the records Slurm's map would have
+// (TableSize, table.go).
+//
 // Differences from Slurm kept on purpose: reservations book CPUs and memory, not whole
 // nodes (Slurm's node_space map is node bitmaps), so a reservation leaves the rest of a
-// node usable; a pass never yields its locks, so bf_continue, bf_max_time and
-// bf_yield_interval have nothing to do; bf_resolution is the shortest time a reservation
-// holds, and expected start times are exact job end times (as Slurm's will-run test gives
-// them) rather than rounded.
+// node usable; a yielded pass resumes at the controller's next cycle (a wake or its tick),
+// not after bf_yield_sleep; bf_resolution is the shortest time a reservation holds, and
+// expected start times are exact job end times (as Slurm's will-run test gives them) rather
+// than rounded.
 //
 // It imports plugins/scheduler, plugins/sched/{builtin,selection}, compat/states and the
 // standard library only.

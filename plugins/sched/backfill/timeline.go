@@ -26,7 +26,8 @@ type timeline struct {
 	byEnd   []int // indices into held, by end
 	nbase   int   // holds that start at the pass's now
 	state   []uint8
-	touched []int // holds whose state the current walk changed
+	touched []int  // holds whose state the current walk changed
+	table   *table // Slurm's record count for sdiag; nil: not counted
 }
 
 // The states of a hold during one earliest walk.
@@ -41,6 +42,9 @@ func newTimeline(empty *selection.Pool) *timeline { return &timeline{pool: empty
 // hold adds h, keeping both orders; a hold that starts at now (or before) is booked at once.
 func (tl *timeline) hold(h busy, now int64) {
 	i := len(tl.held)
+	if tl.table != nil && (h.start > now || h.exclusive) {
+		tl.table.add(h.start, h.end) // what Slurm's map holds: reservations, whole nodes
+	}
 	h.book = tl.pool.Resolve(h.alloc, h.exclusive)
 	st := uint8(waiting)
 	if h.start <= now {

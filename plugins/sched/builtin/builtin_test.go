@@ -148,3 +148,31 @@ func TestBuiltin_Schedule_CRMemorySharesCPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltin_PriorityTier: two partitions over the same node; the job of the partition with
+// the higher PriorityTier is considered first and starts though its priority is lower, as
+// Slurm's sort_job_queue2 orders the queue by tier before priority.
+func TestBuiltin_PriorityTier(t *testing.T) {
+	s := state(nodes(1, 4, 1000), map[string][]string{"p1": {"n1"}, "p2": {"n1"}},
+		pend(1, 1000, "p1", 4), pend(2, 10, "p2", 4))
+	s.Partitions[0].PriorityTier, s.Partitions[1].PriorityTier = 1, 2
+	b := New(s.Config)
+	if err := b.Sync(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.Schedule(context.Background(), s.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outcome(p), []string{"start 2 n1:4", "reason 1 Resources"}; !slices.Equal(got, want) {
+		t.Fatalf("tier 2 job should start before the tier 1 job: got %q, want %q", got, want)
+	}
+	// Same tiers: priority decides again.
+	s.Partitions[1].PriorityTier = 1
+	b = New(s.Config)
+	_ = b.Sync(context.Background(), s)
+	p, _ = b.Schedule(context.Background(), s.Now)
+	if got, want := outcome(p), []string{"start 1 n1:4", "reason 2 Resources"}; !slices.Equal(got, want) {
+		t.Fatalf("equal tiers: got %q, want %q", got, want)
+	}
+}

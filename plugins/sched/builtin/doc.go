@@ -1,6 +1,6 @@
 // Package builtin is sched/builtin as Slurm 22.05 does it: strict priority order, no
-// backfill. Among the jobs the controller marks eligible, in priority order (then submit
-// time, then id), each job that fits starts; the first job of a partition that does not fit
+// backfill. Among the jobs the controller marks eligible, in Slurm's queue order (Queue:
+// partition PriorityTier, then priority, submit time and id), each job that fits starts; the first job of a partition that does not fit
 // gets reason Resources and every later eligible job of that partition reason Priority, so
 // nothing overtakes it. Node choice is plugins/sched/selection's.
 //

@@ -1,0 +1,148 @@
+package backfill
+
+import (
+	"time"
+
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
+
+// pass is one backfill pass (Slurm's _attempt_backfill), kept between Schedule calls while it
+// yields: its queue as it was at the start, where it stands in it, and its map of the future.
+type pass struct {
+	now, windowEnd int64     // the pass's start (controller time) and bf_window's end
+	began          time.Time // wall clock at the start: bf_max_time counts from here
+	tl             *timeline
+	queue          []uint32        // pending jobs in order at the start (job ids)
+	next           int             // index in queue of the next job to look at
+	held           map[uint32]bool // jobs held in tl: running ones and this pass's starts
+	perUser        map[uint32]int  // jobs tested per user (bf_max_job_user)
+	nStarts        int             // jobs this pass started (bf_max_job_start)
+	resv           []scheduler.Reservation
+	depth, tried   int // jobs looked at (bf_last_depth) and node-tested (bf_last_depth_try)
+}
+
+// segment is what one Schedule call's share of a pass decided.
+type segment struct {
+	starts []scheduler.Start
+	tested int
+	done   bool // the pass ended (end of queue, a limit, or a state change)
+}
+
+// newPass starts a pass at now over the queue in order, holding what runs now.
+func (b *Backfill) newPass(now int64, queue []*scheduler.Job) *pass {
+	cfg := b.m.Config()
+	ps := &pass{
+		now: now, windowEnd: now + int64(b.params.BfWindow)*60, began: b.clock(),
+		tl:   newTimeline(selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), b.m.Nodes())),
+		held: map[uint32]bool{}, perUser: map[uint32]int{},
+	}
+	ps.tl.table = newTable(now, ps.windowEnd, int64(b.params.BfResolution))
+	for _, j := range queue {
+		ps.queue = append(ps.queue, j.ID)
+	}
+	return ps
+}
+
+// holdRunning puts into the map every running job and every start of this call's main pass
+// that it does not hold yet: at a pass's start, everything running; when a yielded pass
+// resumes, what started in between (what ended in between stays held to its expected end,
+// the stale but safe view Slurm's map keeps across a yield too).
+func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
+	res := int64(b.params.BfResolution)
+	for _, j := range b.m.Running() {
+		if ps.held[j.ID] {
+			continue
+		}
+		ps.held[j.ID] = true
+		end := j.StartTime + limitSecs(j, b.m.Partition(j.Partition))
+		if end <= ps.now {
+			end = ps.now + res // overran its limit: about to be killed
+		}
+		ps.tl.hold(busy{start: ps.now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem}, exclusive: j.Exclusive}, ps.now)
+	}
+	for _, s := range mainStarts {
+		if ps.held[s.JobID] {
+			continue
+		}
+		ps.held[s.JobID] = true
+		j := b.m.Job(s.JobID)
+		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(j.Partition)), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem}, exclusive: j.Exclusive}, ps.now)
+	}
+}
+
+// run goes on with ps at now (the controller's time of this call) after this call's main
+// pass started mainStarts. It stops at the end of the queue, at bf_max_job_test,
+// bf_max_job_start or bf_max_time (the pass is done), or when it has worked
+// bf_yield_interval in this call: then it yields, and the pass goes on at its next job in a
+// later call (Slurm releases its locks there; Orbit returns the plan so far, so the
+// controller applies it and serves RPCs meanwhile).
+func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segment {
+	p := b.params
+	res := int64(p.BfResolution)
+	b.holdRunning(ps, mainStarts)
+	started := map[uint32]bool{}
+	for _, s := range mainStarts {
+		started[s.JobID] = true
+	}
+	capacity := selection.NewCapacity(b.m.Nodes())
+	maxTime := time.Duration(p.BfMaxTime) * time.Second
+	yieldAfter := time.Duration(p.BfYieldInterval) * time.Microsecond
+	segStart := b.clock()
+	var seg segment
+	for ; ps.next < len(ps.queue); ps.next++ {
+		if ps.tried >= p.BfMaxJobTest {
+			seg.done = true // bf_max_job_test counts node tests (bf_last_depth_try)
+			return seg
+		}
+		t := b.clock()
+		if t.Sub(ps.began) >= maxTime {
+			seg.done = true
+			return seg
+		}
+		if t.Sub(segStart) >= yieldAfter {
+			return seg // yield: the job at ps.next is the first of the next call
+		}
+		// Revalidate: the job may have started, ended or changed since the pass began.
+		j := b.m.Job(ps.queue[ps.next])
+		if j == nil || started[j.ID] || ps.held[j.ID] || !j.Eligible || j.State != scheduler.JobPending {
+			continue
+		}
+		part := b.m.Partition(j.Partition)
+		if part == nil {
+			continue
+		}
+		ps.depth++
+		if !capacity.FitsEver(j, part) {
+			continue
+		}
+		if p.BfMaxJobUser > 0 && ps.perUser[j.UserID] >= p.BfMaxJobUser {
+			continue
+		}
+		ps.tried++
+		seg.tested++
+		ps.perUser[j.UserID]++
+		lim := limitSecs(j, part)
+		at, a, ok := ps.tl.earliest(j, part, ps.now, ps.windowEnd, lim)
+		if !ok {
+			continue
+		}
+		if at <= now { // free now (or freed since the pass began)
+			if p.BfMaxJobStart > 0 && ps.nStarts >= p.BfMaxJobStart {
+				continue
+			}
+			ps.nStarts++
+			ps.held[j.ID] = true
+			seg.starts = append(seg.starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true})
+			ps.tl.hold(busy{start: ps.now, end: now + max(lim, res), alloc: a, exclusive: j.Exclusive}, ps.now)
+			continue
+		}
+		if now-j.EligibleTime < int64(p.BfMinAgeReserve) || j.Priority < uint32(p.BfMinPrioReserve) {
+			continue // too young or too low to hold resources for
+		}
+		ps.resv = append(ps.resv, scheduler.Reservation{JobID: j.ID, StartTime: at, Nodes: a.Nodes})
+		ps.tl.hold(busy{start: at, end: at + max(lim, res), alloc: a, exclusive: j.Exclusive}, ps.now)
+	}
+	seg.done = true
+	return seg
+}
