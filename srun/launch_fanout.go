@@ -99,8 +99,12 @@ func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, co
 			budget := 2*s.c.MessageTimeout*time.Duration(1+len(g.nodes)/256) + s.c.MessageTimeout
 			cctx, cancel := context.WithTimeout(ctx, budget)
 			defer cancel()
+			// wire.Call bounds the exchange by MessageTimeout too: the wait for the reply
+			// is this budget, not one MessageTimeout.
+			lopts := copts
+			lopts.MessageTimeout = budget
 			var rep wire.LaunchTasksManyReply
-			if err := wire.Call(cctx, "tcp", g.addr, wire.MsgLaunchTasksMany, m, &rep, copts); err != nil {
+			if err := wire.Call(cctx, "tcp", g.addr, wire.MsgLaunchTasksMany, m, &rep, lopts); err != nil {
 				text := cmdclient.AsError(err).Text
 				for _, i := range g.nodes {
 					failed(i, text)

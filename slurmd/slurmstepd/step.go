@@ -173,6 +173,7 @@ func startShare(l *stepdlaunch.Step, group string, log *slog.Logger) (*nodeRun, 
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	spec.Group = group
+	spec.NoEndState = true // finish removes the state file as the tasks end
 	spec.TaskExited = func(e stepd.TaskExit) {
 		sink.write(stepio.Exit, uint32(e.Rank), stepio.ExitData(e.Status))
 	}
@@ -294,14 +295,8 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWr
 	if m.TimeLimit != 0 && m.TimeLimit != wireInfinite && m.TimeLimit != noVal {
 		spec.TimeLimit = int(m.TimeLimit) * 60
 	}
-	host, _ := os.Hostname()
-	if i := strings.IndexByte(host, '.'); i > 0 {
-		host = host[:i] // Slurm's conf->hostname is the short name
-	}
-	f := filepattern.Fields{JobID: m.JobID, StepID: spec.StepID, NodeIndex: int(m.NodeID), FirstNode: host}
-	if u, err := user.LookupId(strconv.FormatUint(uint64(m.UserID), 10)); err == nil {
-		f.User = u.Username
-	}
+	f := filepattern.Fields{JobID: m.JobID, StepID: spec.StepID, NodeIndex: int(m.NodeID), FirstNode: shortHost(),
+		User: userName(m.UserID)}
 	appendMode := l.JobFileAppend
 	switch jobspec.OpenMode(m.OpenMode) {
 	case jobspec.OpenModeAppend:
@@ -339,7 +334,7 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWr
 				return spec, nil, fmt.Errorf("--multi-prog: task %d: %v", rank, err)
 			}
 		}
-		if cmd, found := lookPath(argv[0], env, workDir); found {
+		if cmd, found := lookPathOnce(argv[0], env, workDir); found {
 			script := fmt.Sprintf("export SLURM_PROCID=%d SLURM_LOCALID=%d SLURM_TASK_PID=$$; exec \"$@\"", rank, i)
 			t.Argv = append([]string{"/bin/sh", "-c", script, "slurmstepd-" + l.NodeName, cmd}, argv[1:]...)
 		} else {
@@ -432,4 +427,62 @@ func lookPath(cmd string, env []string, workDir string) (string, bool) {
 		}
 	}
 	return cmd, false
+}
+
+// The shares of a wide step (one per node this stepd runs) share one user, host and
+// command: what the first share looks up serves the others, rather than the user database
+// and the PATH being searched once per node. A stepd lives for one step, so nothing here
+// outlives what it describes.
+var (
+	shortHost = sync.OnceValue(func() string {
+		host, _ := os.Hostname()
+		if i := strings.IndexByte(host, '.'); i > 0 {
+			host = host[:i] // Slurm's conf->hostname is the short name
+		}
+		return host
+	})
+	lookups = struct {
+		sync.Mutex
+		users map[uint32]string
+		paths map[[3]string]pathFound
+	}{users: map[uint32]string{}, paths: map[[3]string]pathFound{}}
+)
+
+type pathFound struct {
+	path  string
+	found bool
+}
+
+// userName is uid's user name ("" if unknown), looked up once per stepd.
+func userName(uid uint32) string {
+	lookups.Lock()
+	name, ok := lookups.users[uid]
+	lookups.Unlock()
+	if ok {
+		return name
+	}
+	if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
+		name = u.Username
+	}
+	lookups.Lock()
+	lookups.users[uid] = name
+	lookups.Unlock()
+	return name
+}
+
+// lookPathOnce is lookPath, searched once per command, PATH and directory.
+func lookPathOnce(cmd string, env []string, workDir string) (string, bool) {
+	path, set := lookup(env, "PATH")
+	k := [3]string{cmd, path + "\x00" + strconv.FormatBool(set), workDir} // unset is not empty
+	lookups.Lock()
+	r, ok := lookups.paths[k]
+	lookups.Unlock()
+	if ok {
+		return r.path, r.found
+	}
+	r.path, r.found = lookPath(cmd, env, workDir)
+	lookups.Lock()
+	lookups.paths[k] = r
+	lookups.Unlock()
+	return r.path, r.found
 }

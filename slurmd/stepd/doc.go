@@ -24,6 +24,9 @@
 //     time, so a recycled pid is not mistaken), and — when this process supervises only one
 //     step, as slurmstepd does — any child reparented to the supervisor that is not a process
 //     this package started. At step end every member is sent SIGKILL until none is left.
+//     A step that plainly left nothing (its tasks reaped, their process groups gone, and
+//     the supervisor without a child it did not start) ends without that walk: every
+//     survivor would descend from a task, and so be such a child once its parents died.
 //
 // The subreaper alone is not enough when one process supervises several steps (tests, or an
 // emulated node): an orphan reparented to the supervisor no longer says which step it came

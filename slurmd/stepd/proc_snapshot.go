@@ -24,6 +24,26 @@ type procSnapshot struct {
 	children map[int][]int // ppid → indexes
 	bySid    map[int][]int // session → indexes
 	byPgid   map[int][]int // process group → indexes
+
+	orphansOnce sync.Once
+	orphans     []int // children of this process it did not start (unregisteredChildren)
+}
+
+// unregisteredChildren are the indexes of self's children in the snapshot that this package
+// did not start (orphans reparented to the subreaper), computed once per snapshot. A pid
+// registered now was registered when the scan ran or forked after it (and so is not in
+// the snapshot under that start time): either way it is not an orphan.
+func (s *procSnapshot) unregisteredChildren(self int) []int {
+	s.orphansOnce.Do(func() {
+		reg.Lock()
+		defer reg.Unlock()
+		for _, i := range s.children[self] {
+			if _, ok := reg.waiters[s.procs[i].pid]; !ok {
+				s.orphans = append(s.orphans, i)
+			}
+		}
+	})
+	return s.orphans
 }
 
 func newSnapshot(procs []procInfo) *procSnapshot {
@@ -44,7 +64,14 @@ var scans struct {
 	running   bool
 	last      *procSnapshot
 	lastStart time.Time
+	lastDur   time.Duration // how long the last scan took
 }
+
+// scanRest and maxScanWait pace back-to-back scans (snapshotSince).
+const (
+	scanRest    = 4
+	maxScanWait = 50 * time.Millisecond
+)
 
 func init() { scans.cond = sync.NewCond(&scans.Mutex) }
 
@@ -58,10 +85,20 @@ func snapshotSince(t time.Time) *procSnapshot {
 		}
 		if !scans.running {
 			scans.running = true
-			start := time.Now()
+			// Back-to-back scans (a wave of shares ending, each asking for a scan begun
+			// after its request) would keep a core reading /proc: the next one waits until
+			// scanning has taken at most a quarter of the time since the last began, so
+			// that more requests share it. A lone request after a quiet spell waits not at
+			// all.
+			wait := time.Until(scans.lastStart.Add(min(scanRest*scans.lastDur, maxScanWait)))
 			scans.Unlock()
+			if wait > 0 {
+				time.Sleep(wait)
+			}
+			start := time.Now()
 			snap := newSnapshot(allProcs())
 			scans.Lock()
+			scans.lastDur = time.Since(start)
 			scans.last, scans.lastStart, scans.running = snap, start, false
 			scans.cond.Broadcast()
 			continue

@@ -96,6 +96,11 @@ func reaper() {
 			continue
 		}
 		reg.Lock()
+		if err != nil && recheckChildren() {
+			// A child was forked (under the lock) after waitid found none: wait for it.
+			reg.Unlock()
+			continue
+		}
 		if errors.Is(err, unix.ECHILD) || err != nil {
 			// No children at all: registered pids were reaped by someone else (os/exec in
 			// the same process); say so rather than leave their waiters hanging.
@@ -116,5 +121,20 @@ func reaper() {
 			}
 		}
 		reg.Unlock()
+	}
+}
+
+// recheckChildren reports whether this process has a child now (reg locked, so none can be
+// forked meanwhile). waitid's "no child" may be stale by the time the reaper holds the lock:
+// another goroutine may have forked and registered one in between, and closing its waiter
+// would report a task that runs on as lost.
+func recheckChildren() bool {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOWAIT|unix.WNOHANG, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		return err == nil
 	}
 }

@@ -61,6 +61,11 @@ type StepSpec struct {
 	// it starts): its unregistered children are then never taken for the step's orphans.
 	SharedSupervisor bool
 
+	// NoEndState says the caller removes the state file as soon as the step ends (an srun
+	// step's share, whose end srun reports): the end is then not written first. A reader
+	// treats a missing state file as it treats an ended step's.
+	NoEndState bool
+
 	// Group names the steps of one supervising process that are shares of the same job
 	// step on several nodes (slurmstepd for an emulating slurmd): while every step the
 	// process supervises is of one group, an orphan reparented to the process is one of

@@ -170,6 +170,13 @@ func (s *Step) workDir() (string, error) {
 	if dir == "" {
 		return "/tmp", nil
 	}
+	k := workDirKey{s.cred.uid, s.cred.gid, fmt.Sprint(s.cred.groups), dir}
+	okDirs.Lock()
+	at, seen := okDirs.m[k]
+	okDirs.Unlock()
+	if seen && time.Since(at) < userCacheTTL {
+		return dir, nil
+	}
 	err := asUser(s.cred, func() error {
 		var st unix.Stat_t
 		if err := unix.Stat(dir, &st); err != nil {
@@ -183,7 +190,22 @@ func (s *Step) workDir() (string, error) {
 	if err != nil {
 		return "/tmp", err
 	}
+	okDirs.Lock()
+	okDirs.m[k] = time.Now()
+	okDirs.Unlock()
 	return dir, nil
+}
+
+// okDirs remembers, for userCacheTTL (user.go), the working directories a user could enter:
+// the shares of a wide step all check the same one, each in a thread of its own otherwise.
+var okDirs = struct {
+	sync.Mutex
+	m map[workDirKey]time.Time
+}{m: map[workDirKey]time.Time{}}
+
+type workDirKey struct {
+	uid, gid    uint32
+	groups, dir string
 }
 
 // stdio is one task's three streams: the files the child gets, and what the parent closes
@@ -230,7 +252,17 @@ func (s *Step) openStdio() ([]*stdio, error) {
 		append bool
 	}
 	cache := map[key]*os.File{}
-	err := asUser(s.cred, func() error {
+	// Opening /dev/null needs no switch to the user (everyone may, and it creates nothing):
+	// srun's tasks, whose streams go to srun, skip the throw-away thread asUser costs.
+	as := func(c cred, fn func() error) error { return fn() }
+	for _, t := range s.spec.Tasks {
+		for _, io := range []Stdio{t.Stdin, t.Stdout, t.Stderr} {
+			if io.Reader == nil && io.Writer == nil && io.Path != "" && io.Path != os.DevNull {
+				as = asUser
+			}
+		}
+	}
+	err := as(s.cred, func() error {
 		for i, t := range s.spec.Tasks {
 			st := &stdio{}
 			out[i] = st

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // State is what the supervisor records in <spool>/job%05u/step_<id>.state for a slurmd
@@ -44,12 +45,16 @@ func StatePath(spool string, jobID uint32, stepID string) string {
 	return filepath.Join(JobDir(spool, jobID), "step_"+stepID+".state")
 }
 
+// selfStart is this process's start time (procStart), read once: every share of a wide
+// step records it.
+var selfStart = sync.OnceValue(func() uint64 { return procStart(os.Getpid()) })
+
 // writeState writes the state file atomically (a reader never sees half of it).
 func (s *Step) writeState() error {
 	self := os.Getpid()
 	st := State{
 		JobID: s.spec.JobID, StepID: s.spec.StepID, NodeName: s.spec.NodeName, UID: s.spec.UID,
-		Pid: self, PidStart: procStart(self), ControlSocket: s.spec.controlSocket(),
+		Pid: self, PidStart: selfStart(), ControlSocket: s.spec.controlSocket(),
 		StartTime: s.startTime.Unix(),
 	}
 	for _, t := range s.tasks {

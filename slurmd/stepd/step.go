@@ -265,8 +265,10 @@ func (s *Step) supervise() {
 	}
 	s.endTime = time.Now()
 	s.mu.Unlock()
-	if err := s.writeState(); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: error: %v\n", s.spec.logPrefix(), err)
+	if !s.spec.NoEndState {
+		if err := s.writeState(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: error: %v\n", s.spec.logPrefix(), err)
+		}
 	}
 	reg.Lock()
 	dropStep(s)

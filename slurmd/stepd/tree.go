@@ -3,6 +3,7 @@ package stepd
 import (
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,31 +24,35 @@ func (s *Step) trackTree(fresh bool) []procInfo {
 	reg.Lock()
 	single := !s.spec.SharedSupervisor &&
 		(reg.steps == 1 || s.spec.Group != "" && reg.groups[s.spec.Group] == reg.steps)
-	var registered map[int]bool
+	reg.Unlock()
+	// Orphans are the supervisor's children it did not start; they are found once per
+	// snapshot, not once per step: a supervisor of thousands of shares has thousands of
+	// children, and each share's walk going through them all would cost n² per tick.
+	var orphans []int
 	if single {
-		registered = make(map[int]bool, len(reg.waiters))
-		for pid := range reg.waiters {
-			registered[pid] = true
-		}
+		orphans = snap.unregisteredChildren(self)
 	}
-	var siblings []*Step
-	if single {
+	// Processes a sibling share already counts as its own stay the sibling's: this share's
+	// end must not kill them while that node's tasks run on. Only orphans are checked.
+	theirs := map[int]uint64{}
+	if len(orphans) > 0 {
+		reg.Lock()
+		var siblings []*Step
 		for st := range reg.live {
 			if st != s {
 				siblings = append(siblings, st)
 			}
 		}
-	}
-	reg.Unlock()
-	// Processes a sibling share already counts as its own stay the sibling's: this share's
-	// end must not kill them while that node's tasks run on.
-	theirs := map[int]uint64{}
-	for _, sib := range siblings {
-		sib.mu.Lock()
-		for pid, start := range sib.members {
-			theirs[pid] = start
+		reg.Unlock()
+		for _, sib := range siblings {
+			sib.mu.Lock()
+			for _, i := range orphans {
+				if start, ok := sib.members[procs[i].pid]; ok {
+					theirs[procs[i].pid] = start
+				}
+			}
+			sib.mu.Unlock()
 		}
-		sib.mu.Unlock()
 	}
 
 	s.mu.Lock()
@@ -79,11 +84,9 @@ func (s *Step) trackTree(fresh bool) []procInfo {
 			seed(i)
 		}
 	}
-	if single {
-		for _, i := range snap.children[self] {
-			if p := procs[i]; !registered[p.pid] && !isTheirs(theirs, p) {
-				seed(i)
-			}
+	for _, i := range orphans {
+		if !isTheirs(theirs, procs[i]) {
+			seed(i)
 		}
 	}
 	for len(queue) > 0 {
@@ -123,6 +126,12 @@ func (s *Step) killTree() {
 				unix.Kill(-t.pid, syscall.SIGKILL)
 			}
 		}
+		if round == 0 && s.nothingLeft() {
+			s.mu.Lock()
+			s.cleanupOK = true
+			s.mu.Unlock()
+			return
+		}
 		live := s.trackTree(true)
 		if len(live) == 0 {
 			s.mu.Lock()
@@ -136,4 +145,70 @@ func (s *Step) killTree() {
 		time.Sleep(time.Duration(min(round+1, 10)) * 10 * time.Millisecond)
 	}
 	fmt.Fprintf(os.Stderr, "%s: error: step %d.%s: processes survive SIGKILL\n", s.spec.logPrefix(), s.spec.JobID, s.spec.StepID)
+}
+
+// nothingLeft reports, without a walk of /proc, that the step left no process: every task
+// was reaped, no process group of a task remains, no process the walks counted is alive, and
+// the supervisor has no child it did not start. Every process a task started descends from
+// it, and one whose ancestors died was reparented to the supervisor (the subreaper), so it
+// would be such a child. A wide step's shares end in thousands: each would otherwise wait
+// for a fresh walk. False means "look": the walk decides.
+func (s *Step) nothingLeft() bool {
+	if s.spec.SharedSupervisor {
+		return false // its other children are not the step's, nor registered
+	}
+	s.mu.Lock()
+	for _, t := range s.tasks {
+		if t.pid > 0 && t.exit == nil {
+			s.mu.Unlock()
+			return false // still running (a kill after KillWait)
+		}
+	}
+	members := make([]int, 0, len(s.members))
+	for pid := range s.members {
+		members = append(members, pid)
+	}
+	s.mu.Unlock()
+	for _, t := range s.tasks {
+		if t.pid > 0 && unix.Kill(-t.pid, 0) != unix.ESRCH {
+			return false
+		}
+	}
+	for _, pid := range members {
+		if unix.Kill(pid, 0) != unix.ESRCH {
+			return false
+		}
+	}
+	// With reg locked nothing is forked or reaped meanwhile: every registered pid is a child
+	// (alive or not yet reaped), so as many children as registered pids means no other.
+	reg.Lock()
+	defer reg.Unlock()
+	kids, ok := countChildren()
+	return ok && kids == len(reg.waiters)
+}
+
+// countChildren counts this process's children from /proc/self/task/*/children (a child
+// belongs to the thread that forked it, an orphan to any thread of the subreaper).
+func countChildren() (int, bool) {
+	d, err := os.Open("/proc/self/task")
+	if err != nil {
+		return 0, false
+	}
+	tids, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return 0, false
+	}
+	n := 0
+	for _, tid := range tids {
+		b, err := os.ReadFile("/proc/self/task/" + tid + "/children")
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue // the thread exited meanwhile; its children went to another
+			}
+			return 0, false
+		}
+		n += len(strings.Fields(string(b)))
+	}
+	return n, true
 }

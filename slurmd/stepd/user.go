@@ -6,6 +6,8 @@ import (
 	"os/user"
 	"runtime"
 	"strconv"
+	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -22,7 +24,7 @@ type cred struct {
 // any user that exists; anyone else can run tasks only as itself.
 func resolveCred(s *StepSpec) (cred, error) {
 	c := cred{uid: s.UID, gid: s.GID, groups: s.Groups}
-	u, err := user.LookupId(strconv.FormatUint(uint64(s.UID), 10))
+	u, err := lookupUser(s.UID)
 	if err != nil {
 		return c, fmt.Errorf("stepd: user id %d not found on node %s: %v", s.UID, nodeLabel(s), err)
 	}
@@ -35,18 +37,11 @@ func resolveCred(s *StepSpec) (cred, error) {
 	c.drop = true
 	if c.groups == nil {
 		// Slurm calls initgroups() for the user when slurmd sent no group list.
-		ids, err := u.GroupIds()
+		groups, err := lookupGroups(u)
 		if err != nil {
-			return c, fmt.Errorf("stepd: groups of user %s (uid %d): %v", u.Username, s.UID, err)
+			return c, fmt.Errorf("stepd: groups of user %s (uid %d): %v", u.user.Username, s.UID, err)
 		}
-		for _, id := range ids {
-			if g, err := strconv.ParseUint(id, 10, 32); err == nil {
-				c.groups = append(c.groups, uint32(g))
-			}
-		}
-		if c.groups == nil {
-			c.groups = []uint32{}
-		}
+		c.groups = groups
 	}
 	return c, nil
 }
@@ -91,4 +86,62 @@ func asUser(c cred, fn func() error) error {
 		}()
 	}()
 	return <-errc
+}
+
+// A supervisor of a wide step's shares (thousands of nodes of one emulating slurmd) starts
+// them all as one user within moments: the user and group databases are read once for them,
+// not once per share. An answer is reused for userCacheTTL only, so a long-lived process
+// (tests, in-process daemons) sees changes to the databases as a new process would.
+const userCacheTTL = 2 * time.Second
+
+// cachedUser is one uid's lookup and, once asked for, its groups.
+type cachedUser struct {
+	at     time.Time
+	user   *user.User
+	once   sync.Once
+	groups []uint32
+	err    error
+}
+
+var userCache = struct {
+	sync.Mutex
+	m map[uint32]*cachedUser
+}{m: map[uint32]*cachedUser{}}
+
+// lookupUser is user.LookupId for uid, answered from the cache while fresh.
+func lookupUser(uid uint32) (*cachedUser, error) {
+	userCache.Lock()
+	e := userCache.m[uid]
+	userCache.Unlock()
+	if e != nil && time.Since(e.at) < userCacheTTL {
+		return e, nil
+	}
+	u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
+	if err != nil {
+		return nil, err // a missing user is not remembered: it may be added any moment
+	}
+	e = &cachedUser{at: time.Now(), user: u}
+	userCache.Lock()
+	userCache.m[uid] = e
+	userCache.Unlock()
+	return e, nil
+}
+
+// lookupGroups is the user's group list (initgroups), looked up once per cache entry. The
+// slice is shared: callers must not change it.
+func lookupGroups(e *cachedUser) ([]uint32, error) {
+	e.once.Do(func() {
+		ids, err := e.user.GroupIds()
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.groups = []uint32{}
+		for _, id := range ids {
+			if g, err := strconv.ParseUint(id, 10, 32); err == nil {
+				e.groups = append(e.groups, uint32(g))
+			}
+		}
+	})
+	return e.groups, e.err
 }

@@ -130,3 +130,25 @@ func sleepers(arg string) []string {
 	}
 	return out
 }
+
+// TestSrun_WideStepOrphansKilled runs `srun -N4` on nodes emulated by one slurmd, whose
+// tasks on two nodes leave a process behind that escaped their session (`setsid sleep &`)
+// and exit at once: once srun returns, the escaped processes are gone, as a stepd of its own
+// would leave none; the tasks of the other nodes, which leave nothing, end as usual.
+func TestSrun_WideStepOrphansKilled(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 4, CPUsPerNode: 1})
+	out, errOut, code := c.Run(t, "srun", "-N4", "sh", "-c",
+		`if [ $((SLURM_NODEID % 2)) = 0 ]; then setsid sleep 298.3 </dev/null >/dev/null 2>&1 & fi; echo ok`)
+	if code != 0 || errOut != "" || strings.Count(out, "ok\n") != 4 {
+		t.Fatalf("srun -N4: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if left := sleepers("298.3"); len(left) == 0 {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("processes the tasks left are still running after srun ended: pids %v", left)
+		}
+	}
+	c.WaitNodesIdle(t)
+}
