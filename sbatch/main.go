@@ -1,8 +1,9 @@
 // Command sbatch is Orbit's `sbatch`: it submits a batch script to slurmctld with Slurm's
 // command line, #SBATCH directives, input environment, output and exit codes. Option parsing
 // lives in compat/options; this package only turns the parsed JobSpec into a submission
-// (jobdesc.go), applies --export to the environment (export.go), prints the result and with
-// --wait waits for the job's end (wait.go).
+// (jobdesc.go), refuses the options Orbit does not honour yet (unhonoured.go), applies
+// --export to the environment (export.go), prints the result and with --wait waits for the
+// job's end (wait.go).
 //
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
@@ -69,6 +70,10 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	c, err := cmdclient.Load("sbatch", "")
 	if err != nil {
 		cmdclient.Fatal(stderr, "sbatch", err)
+	}
+	if oe := refuseUnhonoured(js, operator(c.Conf.SlurmUser)); oe != nil {
+		io.WriteString(stderr, oe.Stderr)
+		return oe.ExitCode // nothing was sent to the controller
 	}
 	desc := jobDesc(js, env, submitHost(), os.Getpid())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)

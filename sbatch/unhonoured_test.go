@@ -1,0 +1,70 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/options"
+)
+
+// TestRefuseUnhonoured: every option Orbit parses but does not honour is refused with
+// srun's wording and exit 1, whether it comes from the command line, #SBATCH or the
+// environment; options Orbit honours or only stores and shows stay accepted.
+func TestRefuseUnhonoured(t *testing.T) {
+	cases := []struct {
+		args       []string
+		env        []string
+		script     string
+		privileged bool
+		refused    string // the option named in the error; "" = accepted
+	}{
+		{args: []string{"--gres=gpu:1"}, refused: "--gres"},
+		{env: []string{"SBATCH_GRES=gpu:2"}, refused: "--gres"},
+		{args: []string{"-L", "matlab"}, refused: "--licenses"},
+		{args: []string{"--deadline=now+1hour"}, refused: "--deadline"},
+		{script: "#SBATCH --reservation=maint\n", refused: "--reservation"},
+		{args: []string{"--signal=USR1@60"}, refused: "--signal without B:"},
+		{args: []string{"--signal=R:USR1@60"}, refused: "--signal without B:"},
+		{args: []string{"--exclusive=user"}, refused: "--exclusive=user"},
+		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
+		{args: []string{"--exclusive=oversubscribe"}, refused: "--exclusive=oversubscribe"},
+		{args: []string{"--priority=100"}, privileged: true, refused: "--priority"},
+		{args: []string{"--min-nodes-invasive=1"}, refused: "--min-nodes-invasive"},
+		{args: []string{"--max-nodes-invasive=4"}, refused: "--max-nodes-invasive"},
+		{args: []string{"--node-constraints=pof2"}, refused: "--node-constraints"},
+		{args: []string{"--min-power=100"}, refused: "--min-power"},
+		{args: []string{"--max-power=300"}, refused: "--max-power"},
+
+		// Honoured, or only stored and shown as Slurm does without an accounting database.
+		{args: []string{"--signal=B:USR1@60"}},
+		{args: []string{"--signal=RB:USR1@60"}},
+		{args: []string{"--exclusive"}},
+		{args: []string{"--priority=100"}}, // Slurm ignores it for a non-operator too
+		{args: []string{"--node-constraints=none"}},
+		{args: []string{"--comment=x", "-J", "n", "-A", "acct", "--qos=q", "--wckey=w"}},
+		{args: []string{"--mail-type=END", "--mail-user=a@b", "--time-min=5", "-t", "10"}},
+		{args: []string{"-C", "fast", "-x", "n2", "-w", "n1", "--begin=now+60", "-H", "--requeue"}},
+		{args: []string{"-N", "1-2", "-n", "2", "-c", "1", "--mem=100", "--nice=5", "--open-mode=append"}},
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range cases {
+		argv := append(append([]string{"sbatch"}, tc.args...), "job.sh")
+		script := []byte("#!/bin/sh\n" + tc.script + "true\n")
+		js, err := options.ParseSbatch(argv, tc.env, script, now)
+		if err != nil {
+			t.Fatalf("%v %v: parse: %v", tc.args, tc.env, err)
+		}
+		got := refuseUnhonoured(js, tc.privileged)
+		switch {
+		case tc.refused == "" && got != nil:
+			t.Errorf("%v %v %q: refused: %q", tc.args, tc.env, tc.script, got.Stderr)
+		case tc.refused != "" && got == nil:
+			t.Errorf("%v %v %q: accepted, want %s refused", tc.args, tc.env, tc.script, tc.refused)
+		case tc.refused != "":
+			want := "sbatch: error: " + tc.refused + " is not supported by Orbit's sbatch yet\n"
+			if got.Stderr != want || got.ExitCode != 1 {
+				t.Errorf("%v %v %q: %q exit %d, want %q exit 1", tc.args, tc.env, tc.script, got.Stderr, got.ExitCode, want)
+			}
+		}
+	}
+}
