@@ -131,3 +131,46 @@ func packagesExcept(t *testing.T, root, pattern string, except []string) []strin
 	}
 	return pkgs
 }
+
+// heavyForCommands are packages no user command may link: each costs start-up CPU in
+// package init on every invocation (issue 9's floor), and a command never needs them.
+// ugorji/go/codec linked net/rpc, encoding/gob, net/http and html/template through its
+// rpc.go; internal/wire has its own msgpack codec instead.
+var heavyForCommands = []string{"github.com/ugorji/go/codec", "net/rpc", "net/http", "encoding/gob", "html/template"}
+
+// userCommands are the commands users run, often many times a minute from scripts.
+var userCommands = []string{"./squeue", "./sinfo", "./scontrol", "./sbatch", "./srun", "./scancel",
+	"./sacct", "./salloc", "./sdiag", "./sprio"}
+
+func TestDependencyRules_CommandsLinkNoHeavyLibraries(t *testing.T) {
+	root, err := testbin.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range userCommands {
+		t.Run(strings.TrimPrefix(c, "./"), func(t *testing.T) {
+			// Each command alone, with the package that imports each dependency, so a
+			// failure names who pulled the heavy package in.
+			cmd := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, c)
+			cmd.Dir = root
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("go list %s: %v\n%s", c, err, stderr.String())
+			}
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+			for sc.Scan() {
+				f := strings.Fields(sc.Text())
+				for _, imp := range f[1:] {
+					for _, h := range heavyForCommands {
+						if imp == h {
+							t.Errorf("%s links %s (imported by %s): package init costs every invocation start-up CPU", c, h, f[0])
+						}
+					}
+				}
+			}
+		})
+	}
+}

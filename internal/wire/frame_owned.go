@@ -4,7 +4,7 @@ import "unsafe"
 
 // Decoding a frame the reader owns. A frame's payload is read into a buffer allocated for that
 // frame alone (readFramePayload) and never reused, so what is decoded from it may point into
-// it instead of copying: with a 10,000-job squeue reply ugorji's copies (the envelope's Body,
+// it instead of copying: with a 10,000-job squeue reply the decoder's copies (the envelope's Body,
 // then the reply's Packed) were two more copies of megabytes, each on freshly faulted pages,
 // which on a virtual machine cost more than the decoding itself. Only the shapes that matter
 // are decoded by hand; anything else (an unknown key, an unexpected type, a non-empty job

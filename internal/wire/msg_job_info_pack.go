@@ -10,7 +10,7 @@ import (
 )
 
 // The packed form of a job list (JobInfoReply.Packed): what squeue and scontrol ask for when
-// the queue is large. ugorji's reflection costs microseconds per field, which with 10,000 jobs
+// the queue is large. Reflective decoding costs microseconds per field, which with 10,000 jobs
 // of seventy fields each is most of a query's time on both ends; the packed form is written
 // and read by the table-driven code below. It is msgpack: an array whose first element is
 // the key table (JobInfo's codec tags, in the sender's field order) and whose other elements
