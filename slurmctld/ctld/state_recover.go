@@ -14,8 +14,10 @@ import (
 // the controller answers. When a node registers, its RunningJobs reconcile the rest
 // (node_registration.go). Nodes keep their saved state, address and reasons, and are given a
 // fresh SlurmdTimeout to answer the health pings before they are declared DOWN. Pending
-// reasons are recomputed by the first scheduler pass. Nothing is relaunched: a job is launched
-// only by the pass that started it, after its RUNNING state was durable.
+// reasons are recomputed by the first scheduler pass. A running batch job's launch is sent
+// again (controller.go's relaunchRecovered), since the crash may have come between its
+// durable start and the launch reaching the node; slurmd starts a job at most once, so the
+// resend never runs it twice (slurmd/node/launch.go).
 func (c *Controller) recover() error {
 	t := c.t
 	next, err := c.store.Counter(counterNextJob)

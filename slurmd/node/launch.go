@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -66,13 +67,20 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		delete(d.starting, m.JobID)
 		d.mu.Unlock()
 	}()
-	if stepdlaunch.Done(h.spool, m.JobID, m.Restarts, time.Now()) {
-		d.log.Info("launch refused: this job already ran here and its end was reported", "job", m.JobID, "node", m.NodeName)
-		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
-	}
+	// A running slurmstepd first, its done marker second: a slurmstepd ending now writes the
+	// marker before it removes its state file, so in this order one of the two checks sees
+	// it. The other order let a launch resent by a restarted controller, arriving as the
+	// first run's end was acknowledged, find neither, and run the job twice.
 	if st := d.liveBatch(h, m.JobID); st != nil {
 		d.log.Info("launch repeated for a running job; not starting it again", "job", m.JobID, "node", m.NodeName)
 		return nil, nil
+	}
+	if hook := launchChecked.Load(); hook != nil {
+		(*hook)(m.JobID)
+	}
+	if stepdlaunch.Done(h.spool, m.JobID, m.Restarts, time.Now()) {
+		d.log.Info("launch refused: this job already ran here and its end was reported", "job", m.JobID, "node", m.NodeName)
+		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 	}
 	if err := d.batchProlog(h, m); err != nil { // prolog.go
 		return nil, err
@@ -90,6 +98,11 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 	}
 	return nil, nil
 }
+
+// launchChecked, set only by tests (export_test.go), runs between a batch launch's two
+// checks for an earlier run of the job, where a slurmstepd ending at that moment would slip
+// between them.
+var launchChecked atomic.Pointer[func(job uint32)]
 
 // liveBatch is the batch step of job on h, when its slurmstepd still runs: the script is
 // running, or it ended and the slurmstepd is still reporting that to the controller. Either

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -86,6 +87,9 @@ type Cluster struct {
 	in     *inProcess // the daemons when Opts.InProcess
 	// mungeSocket is the private munged's socket when Opts.Munge.
 	mungeSocket string
+	// failures noted by Errorf and Fatalf, repeated after the logs (failure.go).
+	failMu   sync.Mutex
+	failures []string
 }
 
 // Start writes the configuration, starts the daemons and waits until every node is IDLE.
@@ -290,8 +294,7 @@ func (c *Cluster) WaitNodesIdle(t testing.TB) {
 		c.checkAlive(t)
 		time.Sleep(c.pollInterval())
 	}
-	c.dumpLogs(t)
-	t.Fatalf("cluster: nodes not all IDLE after %v: %s", c.startBound(), last)
+	c.Fatalf(t, "cluster: nodes not all IDLE after %v: %s", c.startBound(), last)
 }
 
 // checkAlive fails the test at once when a daemon has exited.
@@ -299,8 +302,7 @@ func (c *Cluster) checkAlive(t testing.TB) {
 	t.Helper()
 	if c.in != nil {
 		if err := c.in.exited(); err != nil {
-			c.dumpLogs(t)
-			t.Fatalf("cluster: the in-process slurmctld stopped serving: %v", err)
+			c.Fatalf(t, "cluster: the in-process slurmctld stopped serving: %v", err)
 		}
 		return
 	}
@@ -311,8 +313,7 @@ func (c *Cluster) checkAlive(t testing.TB) {
 		var ws syscall.WaitStatus
 		pid, _ := syscall.Wait4(d.Process.Pid, &ws, syscall.WNOHANG, nil)
 		if pid == d.Process.Pid {
-			c.dumpLogs(t)
-			t.Fatalf("cluster: %s exited (%v) while the cluster was starting", filepath.Base(d.Path), exitText(ws))
+			c.Fatalf(t, "cluster: %s exited (%v) while the cluster was starting", filepath.Base(d.Path), exitText(ws))
 		}
 	}
 }
@@ -336,7 +337,7 @@ func (c *Cluster) Jobs(t testing.TB) []wire.JobInfo {
 	t.Helper()
 	var rep wire.JobInfoReply
 	if err := c.call(wire.MsgJobInfo, &wire.JobInfoRequest{}, &rep); err != nil {
-		t.Fatalf("cluster: job info: %v", err)
+		c.Fatalf(t, "cluster: job info: %v", err)
 	}
 	return rep.Jobs
 }
@@ -349,7 +350,7 @@ func (c *Cluster) Job(t testing.TB, id uint32) *wire.JobInfo {
 	if e := cmdclient.AsError(err); e != nil && e.Errno == cmdclient.ErrnoInvalidJobID {
 		return nil
 	} else if err != nil {
-		t.Fatalf("cluster: job info %d: %v", id, err)
+		c.Fatalf(t, "cluster: job info %d: %v", id, err)
 	}
 	for i := range rep.Jobs {
 		if rep.Jobs[i].JobID == id {
@@ -374,8 +375,7 @@ func (c *Cluster) WaitJob(t testing.TB, id uint32, want ...states.JobState) *wir
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	c.dumpLogs(t)
-	t.Fatalf("cluster: job %d still %s after %v, want one of %v", id, last, waitBound, want)
+	c.Fatalf(t, "cluster: job %d still %s after %v, want one of %v", id, last, waitBound, want)
 	return nil
 }
 
@@ -389,7 +389,7 @@ func (c *Cluster) WaitGone(t testing.TB, id uint32) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Fatalf("cluster: job %d still listed after %v", id, waitBound)
+	c.Fatalf(t, "cluster: job %d still listed after %v", id, waitBound)
 }
 
 // Run runs Orbit's command name (sbatch, squeue, ...) with args in WorkDir against this
@@ -458,8 +458,7 @@ func (c *Cluster) RestartController(t testing.TB) {
 		c.checkAlive(t)
 		time.Sleep(100 * time.Millisecond)
 	}
-	c.dumpLogs(t)
-	t.Fatalf("cluster: restarted slurmctld does not answer after %v", waitBound)
+	c.Fatalf(t, "cluster: restarted slurmctld does not answer after %v", waitBound)
 }
 
 // stop ends the daemons (SIGTERM, a bounded wait, SIGKILL) and then every process still
@@ -468,6 +467,7 @@ func (c *Cluster) RestartController(t testing.TB) {
 func (c *Cluster) stop(t testing.TB) {
 	if t.Failed() {
 		c.dumpLogs(t)
+		c.summary(t) // failure.go: last, where a CI log's tail shows it
 	}
 	if c.in != nil {
 		c.in.stop()
@@ -516,19 +516,4 @@ func (c *Cluster) strays() []int {
 		}
 	}
 	return pids
-}
-
-// dumpLogs copies the daemons' logs into the test log, so a failure explains itself.
-func (c *Cluster) dumpLogs(t testing.TB) {
-	files, _ := filepath.Glob(filepath.Join(c.Dir, "log", "*"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil || len(b) == 0 {
-			continue
-		}
-		if len(b) > 8000 {
-			b = b[len(b)-8000:]
-		}
-		t.Logf("==== %s (tail)\n%s", filepath.Base(f), b)
-	}
 }

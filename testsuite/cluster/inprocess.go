@@ -58,8 +58,7 @@ func (c *Cluster) startInProcess(t testing.TB) {
 		LogFile:       conf.ExpandNodePattern(cfg.SlurmdLogFile, "n1", "n1"),
 	})
 	if err != nil {
-		c.dumpLogs(t)
-		t.Fatalf("cluster: starting the in-process slurmd: %v", err)
+		c.Fatalf(t, "cluster: starting the in-process slurmd: %v", err)
 	}
 	c.in.node = d
 }
@@ -111,8 +110,7 @@ func (c *Cluster) startCtldInProcess(t testing.TB) {
 	if err != nil {
 		sched.Close()
 		l.Close()
-		c.dumpLogs(t)
-		t.Fatalf("cluster: starting the in-process slurmctld: %v", err)
+		c.Fatalf(t, "cluster: starting the in-process slurmctld: %v", err)
 	}
 	p.ctld, p.done = ctl, make(chan error, 1)
 	go func(done chan error) { done <- ctl.Serve(l) }(p.done)

@@ -60,8 +60,7 @@ func (c *Cluster) RestartNodeDaemon(t testing.TB) {
 			LogFile:       conf.ExpandNodePattern(c.in.cfg.SlurmdLogFile, "n1", "n1"),
 		})
 		if err != nil {
-			c.dumpLogs(t)
-			t.Fatalf("cluster: restarting the in-process slurmd: %v", err)
+			c.Fatalf(t, "cluster: restarting the in-process slurmd: %v", err)
 		}
 		c.in.node = d
 	} else {
@@ -81,8 +80,7 @@ func (c *Cluster) RestartNodeDaemon(t testing.TB) {
 		c.checkAlive(t)
 		time.Sleep(100 * time.Millisecond)
 	}
-	c.dumpLogs(t)
-	t.Fatalf("cluster: restarted slurmd did not register every node within %v", waitBound)
+	c.Fatalf(t, "cluster: restarted slurmd did not register every node within %v", waitBound)
 }
 
 // slurmdStarts is each node's slurmd start time as the controller last heard it.
