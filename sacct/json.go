@@ -295,8 +295,9 @@ func stepObject(j *wire.AcctJob, s *wire.AcctStep, now time.Time) *obj {
 	for _, p := range []string{"tres/requested/average", "tres/requested/total", "tres/consumed/average", "tres/consumed/total"} {
 		o.set(p, []any{})
 	}
-	alloc := []any{tres("cpu", 1, uint64(s.CPUs))}
-	o.set("tres/allocated", append(alloc, tres("node", 4, uint64(s.NNodes))))
+	// step_set_alloc_tres always records cpu, mem and node; mem is 0 for Orbit's steps
+	// (stepAllocTRES in print.go says why).
+	o.set("tres/allocated", []any{tres("cpu", 1, uint64(s.CPUs)), tres("mem", 2, 0), tres("node", 4, uint64(s.NNodes))})
 	return o
 }
 

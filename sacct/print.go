@@ -204,6 +204,10 @@ func stepValues(cols []format.SacctColumn, j *wire.AcctJob, s *wire.AcctStep, no
 			v = num(uint64(s.CPUs))
 		case "AllocNodes", "NNodes", "ReqNodes":
 			v = num(uint64(s.NNodes))
+		case "AllocTRES":
+			if s.StepID != wire.StepExtern {
+				v = text(stepAllocTRES(s))
+			}
 		case "Cluster":
 			v = text(j.Cluster)
 		case "CPUTime":
@@ -238,4 +242,14 @@ func stepValues(cols []format.SacctColumn, j *wire.AcctJob, s *wire.AcctStep, no
 		out[i] = v
 	}
 	return out
+}
+
+// stepAllocTRES is a step's AllocTRES as Slurm 22.05 accounts it (step_set_alloc_tres): its
+// CPUs, its memory, its nodes, always all three. The memory is what the step was allocated:
+// Orbit's steps take none of their own (no step --mem), which is what Slurm records under
+// SelectTypeParameters=CR_CPU or CR_Core, "mem=0" (convert_num_unit prints 0 bare). Under
+// CR_*_Memory Slurm would record the job's memory on the step's nodes instead; sacct cannot
+// tell from the record, so Orbit prints 0 there too. A step's ReqTRES is blank in Slurm.
+func stepAllocTRES(s *wire.AcctStep) string {
+	return "cpu=" + strconv.FormatUint(uint64(s.CPUs), 10) + ",mem=0,node=" + strconv.FormatUint(uint64(s.NNodes), 10)
 }

@@ -38,6 +38,7 @@ func (s *session) jobDesc() wire.JobDesc {
 		Environment:      os.Environ(),
 		MinNodesInvasive: js.MinNodesInvasive, MaxNodesInvasive: js.MaxNodesInvasive,
 		NodeConstraints: js.NodeConstraints, MinPower: js.MinPower, MaxPower: js.MaxPower,
+		Gres: js.Gres,
 	}
 	if d.Name == "" {
 		// Slurm's salloc names the job "no-shell" or "interactive", never after the command.

@@ -101,6 +101,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "salloc", err)
 	}
+	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
+		fmt.Fprintf(stderr, "salloc: error: %s\n", jobspec.ErrInvalidGres)
+		return codes.errorExit
+	}
 	s := &session{c: c, js: js, so: so, argv: argv, codes: codes, stdout: stdout, stderr: stderr}
 	return s.run(context.Background())
 }
@@ -114,7 +118,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 	}{
 		{!js.Deadline.IsZero(), "--deadline"}, // the controller does not enforce deadlines yet
 		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
-		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
+		{js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
 		{js.Constraint != "", "--constraint"}, {js.GetUserEnv, "--get-user-env"},
 	} {
 		if c.given {

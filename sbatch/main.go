@@ -71,7 +71,11 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "sbatch", err)
 	}
-	if oe := refuseUnhonoured(js, operator(c.Conf.SlurmUser)); oe != nil {
+	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
+		fmt.Fprintf(stderr, "sbatch: error: %s\n", jobspec.ErrInvalidGres)
+		return 1 // nothing was sent to the controller
+	}
+	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
 		return oe.ExitCode // nothing was sent to the controller
 	}

@@ -1,42 +1,38 @@
 package main
 
 import (
-	"os"
-	"os/user"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/conf"
 )
 
 // refuseUnhonoured refuses options the shared table parses for sbatch but Orbit's controller
 // and slurmd do not honour yet (issue 3: never silently ignored), so a job never runs where,
 // when or how Slurm would not run it. Options whose only effect is what Orbit stores and
-// shows (--comment, --account, --wckey, ...) stay accepted. privileged says the caller is an
-// operator (root or SlurmUser): Slurm applies --priority only for them and silently ignores
-// it for anyone else, as Orbit's controller does for everyone.
-func refuseUnhonoured(js *jobspec.JobSpec, privileged bool) *options.Error {
+// shows (--comment, --account, --wckey, ...) stay accepted, and so do --signal (the
+// controller signals the steps, slurmstepd the batch shell with B:), --priority (the
+// controller applies it for an operator and ignores it for anyone else, as Slurm does) and
+// --oversubscribe where the partition does not let jobs share CPUs. cfg is slurm.conf.
+func refuseUnhonoured(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 	for _, c := range []struct {
 		given bool
 		name  string
 	}{
-		// No GRES or license accounting: the job could run without the GPU or license.
-		{js.Gres != "", "--gres"},
+		// No license accounting: the job could run without the license.
 		{js.Licenses != "", "--licenses"},
 		// The controller neither removes a job that cannot end by its deadline nor has
 		// reservations (Slurm rejects an unknown one; Orbit would run the job anywhere).
 		{!js.Deadline.IsZero(), "--deadline"},
 		{js.Reservation != "", "--reservation"},
-		// Only the batch shell receives the pre-timeout signal: steps launched by srun do
-		// not carry it, so without B: nothing would be signalled.
-		{js.Signal != nil && !js.Signal.Batch, "--signal without B:"},
-		// Only whole-node --exclusive is honoured; user/mcs sharing and oversubscription
-		// are not, so the job would share nodes Slurm keeps apart (or wait where Slurm
-		// oversubscribes).
-		{js.Exclusive == jobspec.SharedOK, "--exclusive=oversubscribe"},
+		// Only whole-node --exclusive is honoured; user/mcs sharing is not, so the job would
+		// share nodes Slurm keeps apart. --oversubscribe changes nothing in a partition with
+		// OverSubscribe=NO or EXCLUSIVE (Slurm ignores it there); with YES Slurm would put
+		// it on CPUs other jobs hold, which Orbit's selection never does.
+		{js.Exclusive == jobspec.SharedOK && oversubscribes(js.Partition, cfg), "--oversubscribe in a partition with OverSubscribe=YES"},
 		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"},
 		{js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
-		{privileged && js.Priority != jobspec.NoVal, "--priority"},
 		// Orbit's malleable and power options (DESIGN.md §8) wait for sched/perfaware and
 		// sched/poweraware; until then the job would run as a rigid one.
 		{js.MinNodesInvasive != jobspec.NoVal, "--min-nodes-invasive"},
@@ -52,12 +48,22 @@ func refuseUnhonoured(js *jobspec.JobSpec, privileged bool) *options.Error {
 	return nil
 }
 
-// operator says whether the caller is one Slurm lets set a job's priority without an
-// accounting database: root or SlurmUser.
-func operator(slurmUser string) bool {
-	if os.Getuid() == 0 {
-		return true
+// oversubscribes says whether a partition the job may run in (the ones -p names, else the
+// default) lets --oversubscribe jobs share CPUs: OverSubscribe=YES (FORCE shares every job's
+// CPUs whatever it asks, a partition setting rather than an option of the job).
+func oversubscribes(partitions string, cfg *conf.Config) bool {
+	if cfg == nil {
+		return false
 	}
-	u, err := user.Current()
-	return err == nil && slurmUser != "" && u.Username == slurmUser
+	names := strings.Split(partitions, ",")
+	for _, p := range cfg.Partitions {
+		named := false
+		for _, n := range names {
+			named = named || strings.TrimSpace(n) == p.Name
+		}
+		if (named || partitions == "" && p.Default) && strings.HasPrefix(p.OverSubscribe, "YES") {
+			return true
+		}
+	}
+	return false
 }

@@ -5,30 +5,28 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/conf"
 )
 
 // TestRefuseUnhonoured: every option Orbit parses but does not honour is refused with
 // srun's wording and exit 1, whether it comes from the command line, #SBATCH or the
 // environment; options Orbit honours or only stores and shows stay accepted.
 func TestRefuseUnhonoured(t *testing.T) {
+	const osYes = "--oversubscribe in a partition with OverSubscribe=YES"
 	cases := []struct {
-		args       []string
-		env        []string
-		script     string
-		privileged bool
-		refused    string // the option named in the error; "" = accepted
+		args    []string
+		env     []string
+		script  string
+		parts   []*conf.Partition // slurm.conf's partitions; nil = one default with OverSubscribe=NO
+		refused string            // the option named in the error; "" = accepted
 	}{
-		{args: []string{"--gres=gpu:1"}, refused: "--gres"},
-		{env: []string{"SBATCH_GRES=gpu:2"}, refused: "--gres"},
 		{args: []string{"-L", "matlab"}, refused: "--licenses"},
 		{args: []string{"--deadline=now+1hour"}, refused: "--deadline"},
 		{script: "#SBATCH --reservation=maint\n", refused: "--reservation"},
-		{args: []string{"--signal=USR1@60"}, refused: "--signal without B:"},
-		{args: []string{"--signal=R:USR1@60"}, refused: "--signal without B:"},
 		{args: []string{"--exclusive=user"}, refused: "--exclusive=user"},
 		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
-		{args: []string{"--exclusive=oversubscribe"}, refused: "--exclusive=oversubscribe"},
-		{args: []string{"--priority=100"}, privileged: true, refused: "--priority"},
+		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}}, refused: osYes},
+		{args: []string{"--oversubscribe", "-p", "q,p"}, parts: []*conf.Partition{{Name: "p", OverSubscribe: "YES:2"}, {Name: "q", Default: true, OverSubscribe: "NO"}}, refused: osYes},
 		{args: []string{"--min-nodes-invasive=1"}, refused: "--min-nodes-invasive"},
 		{args: []string{"--max-nodes-invasive=4"}, refused: "--max-nodes-invasive"},
 		{args: []string{"--node-constraints=pof2"}, refused: "--node-constraints"},
@@ -38,8 +36,16 @@ func TestRefuseUnhonoured(t *testing.T) {
 		// Honoured, or only stored and shown as Slurm does without an accounting database.
 		{args: []string{"--signal=B:USR1@60"}},
 		{args: []string{"--signal=RB:USR1@60"}},
+		{args: []string{"--signal=USR1@60"}},
+		{args: []string{"--signal=R:USR1"}},
+		{env: []string{"SBATCH_SIGNAL=10@30"}},
 		{args: []string{"--exclusive"}},
-		{args: []string{"--priority=100"}}, // Slurm ignores it for a non-operator too
+		{args: []string{"--oversubscribe"}},
+		{args: []string{"--exclusive=oversubscribe"}},
+		{args: []string{"-s", "-p", "q"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}, {Name: "q", OverSubscribe: "NO"}}},
+		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "EXCLUSIVE"}}},
+		{args: []string{"--priority=100"}}, // the controller applies it for an operator only
+		{args: []string{"--priority=TOP"}},
 		{args: []string{"--node-constraints=none"}},
 		{args: []string{"--comment=x", "-J", "n", "-A", "acct", "--qos=q", "--wckey=w"}},
 		{args: []string{"--mail-type=END", "--mail-user=a@b", "--time-min=5", "-t", "10"}},
@@ -54,7 +60,11 @@ func TestRefuseUnhonoured(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v %v: parse: %v", tc.args, tc.env, err)
 		}
-		got := refuseUnhonoured(js, tc.privileged)
+		cfg := &conf.Config{Partitions: tc.parts}
+		if tc.parts == nil {
+			cfg.Partitions = []*conf.Partition{{Name: "debug", Default: true, OverSubscribe: "NO"}}
+		}
+		got := refuseUnhonoured(js, cfg)
 		switch {
 		case tc.refused == "" && got != nil:
 			t.Errorf("%v %v %q: refused: %q", tc.args, tc.env, tc.script, got.Stderr)

@@ -84,7 +84,7 @@ var keywords = []keyword{
 	{names: []string{"setdebug"}, min: 2},
 	{names: []string{"schedloglevel"}, min: 3},
 	{names: []string{"show"}, min: 3, run: (*cli).cmdShow},
-	{names: []string{"write"}, min: 5},
+	{names: []string{"write"}, min: 5, run: (*cli).cmdWrite},
 	{names: []string{"takeover"}, min: 8},
 	{names: []string{"shutdown"}, min: 8, run: (*cli).cmdShutdown},
 	{names: []string{"update"}, min: 1, run: (*cli).cmdUpdate},

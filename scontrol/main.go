@@ -2,7 +2,7 @@
 // line, output, error texts and exit codes. It carries `show job|node|partition|config|
 // hostnames|hostlist|hostlistsorted` (with -o, -d, -a), `update` of jobs, nodes and
 // partitions, hold/uhold/release/requeue/requeuehold/suspend/resume/top, ping, reconfigure,
-// shutdown, help, version, exit and quit, also typed at the interactive "scontrol: " prompt;
+// shutdown, write batch_script, help, version, exit and quit, also typed at the interactive "scontrol: " prompt;
 // every other command or entity is refused by name, never faked.
 //
 // main only parses options and dispatches; each command family lives in its own file

@@ -26,6 +26,7 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		Reservation:    j.Reservation,
 		WCKey:          j.WCKey,
 		Licenses:       j.Licenses,
+		TRESPerNode:    j.Gres, // tres_per_node ("gres:gpu:1"), as the controller keeps --gres
 		Comment:        j.Comment,
 		Features:       j.Constraint,
 		Dependency:     j.Dependency,

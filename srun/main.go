@@ -76,6 +76,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "srun", err)
 	}
+	if o.spec != nil {
+		if err := jobspec.CheckGres(o.spec.Gres, c.Conf.GresTypes); err != nil {
+			fmt.Fprintf(stderr, "srun: error: %s\n", jobspec.ErrInvalidGres)
+			return 1
+		}
+	}
 	ctx := context.Background()
 	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr}
 	if !inAlloc {
@@ -374,6 +380,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 	}
 	if o.memPerCPU != jobspec.NoVal64 {
 		d.MemPerCPU = o.memPerCPU
+	}
+	if o.spec != nil {
+		d.Gres = o.spec.Gres // --gres of the allocation srun makes (inside one, the job's GRES serve the step)
 	}
 	return d
 }

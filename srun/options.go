@@ -92,7 +92,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.Dependency != "", "--dependency"},
 		{!js.Begin.IsZero(), "--begin"}, {!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
 		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
-		{js.Gres != "", "--gres"}, {js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
+		{js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
 		{js.Constraint != "", "--constraint"},
 	} {
 		if c.given {

@@ -210,6 +210,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		default:
 			return cmdError(a.cmd, 255, "Invalid --exclusive specification")
 		}
+	case "oversubscribe": // the same request as --exclusive=oversubscribe (JOB_SHARED_OK)
+		js.Exclusive = jobspec.SharedOK
 	case "mail-type":
 		m, ok := parseMailType(val)
 		if !ok {

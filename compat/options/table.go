@@ -137,7 +137,7 @@ var Table = []Option{
 	{ID: "output", Name: "output", Short: 'o', Arg: ArgRequired, Cmds: Sbatch | Srun, Implemented: true},
 	{ID: "overcommit", Name: "overcommit", Short: 'O', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc},
 	{ID: "overlap", Name: "overlap", Arg: ArgOptional, Cmds: Srun},
-	{ID: "oversubscribe", Name: "oversubscribe", Short: 's', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc},
+	{ID: "oversubscribe", Name: "oversubscribe", Short: 's', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "pack-group", Name: "pack-group", Arg: ArgRequired, Cmds: Srun},
 	{ID: "parsable", Name: "parsable", Arg: ArgNone, Cmds: Sbatch, Implemented: true},
 	{ID: "partition", Name: "partition", Short: 'p', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},

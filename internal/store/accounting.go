@@ -12,15 +12,31 @@ import (
 // accountingIndexes are created on every open with IF NOT EXISTS, so a file written before
 // they existed gains them without a schema version change (an older Orbit reading the file
 // ignores them). accounting_time (schemaV1) stays for Accounting's plain time range.
+//
+// The uid column (added by createAccountingIndexes when missing, for the same reason) holds
+// the user of a row that has one (a job: AppendAccountingUID), so `sacct -u` selects in SQL;
+// rows appended without one, or by an older Orbit, have NULL there and match every uid
+// filter (the caller decodes them and checks the user itself).
 var accountingIndexes = []string{
 	// Rows of one kind by key (a job's rows, its steps' rows) and key ranges.
 	`CREATE INDEX IF NOT EXISTS accounting_kind_key ON accounting (kind, key)`,
 	// Rows of one kind in a time range (jobs that ended after a window's start).
 	`CREATE INDEX IF NOT EXISTS accounting_kind_time ON accounting (kind, time)`,
+	// One user's rows of one kind in a time range (sacct -u).
+	`CREATE INDEX IF NOT EXISTS accounting_kind_uid_time ON accounting (kind, uid, time)`,
 }
 
 // createAccountingIndexes runs inside initSchema's transaction.
 func createAccountingIndexes(conn execQuerier, path string) error {
+	var n int
+	if err := conn.QueryRow(`SELECT count(*) FROM pragma_table_info('accounting') WHERE name = 'uid'`).Scan(&n); err != nil {
+		return fmt.Errorf("store: %s: read accounting columns: %w", path, err)
+	}
+	if n == 0 {
+		if _, err := conn.Exec(`ALTER TABLE accounting ADD COLUMN uid INTEGER`); err != nil {
+			return fmt.Errorf("store: %s: add accounting uid column: %w", path, err)
+		}
+	}
 	for _, stmt := range accountingIndexes {
 		if _, err := conn.Exec(stmt); err != nil {
 			return fmt.Errorf("store: %s: create accounting index: %w", path, err)
@@ -38,6 +54,9 @@ type AccountingQuery struct {
 	KeyFrom     string // rows whose key is ≥ KeyFrom; "" = no bound
 	Since       int64  // rows with Time ≥ Since; 0 = no bound
 	Until       int64  // rows with Time < Until; 0 = no bound
+	// UIDs: rows appended with one of these user ids, or with none (NULL: a row that has no
+	// user, or one written before the column existed); nil = any.
+	UIDs []uint32
 }
 
 // maxPrefixesPerQuery bounds one SELECT's OR list (SQLite's default limit is 32766
@@ -100,6 +119,17 @@ func (s *Store) accountingSelect(q AccountingQuery, prefixes []string, fn func(A
 		where.WriteString(` AND time < ?`)
 		args = append(args, q.Until)
 	}
+	if q.UIDs != nil {
+		where.WriteString(` AND (uid IS NULL OR uid IN (`)
+		for i, u := range q.UIDs {
+			if i > 0 {
+				where.WriteString(`, `)
+			}
+			where.WriteString(`?`)
+			args = append(args, int64(u))
+		}
+		where.WriteString(`))`)
+	}
 	return s.eachAccounting(`WHERE `+where.String(), args, fn)
 }
 
@@ -114,4 +144,13 @@ func prefixEnd(p string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// AppendAccountingUID is AppendAccounting for a row that belongs to user uid (a finished
+// job), so AccountingQuery.UIDs can select it in SQL.
+func (b *Batch) AppendAccountingUID(kind, key string, time int64, uid uint32, value []byte) {
+	b.check("kind", kind)
+	b.check("key", key)
+	b.ops = append(b.ops, op{kind: opAppendAccounting, rkind: kind, key: key, n: time,
+		uid: int64(uid), value: append([]byte{}, value...)})
 }

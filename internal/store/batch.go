@@ -22,6 +22,7 @@ type op struct {
 	key   string
 	value []byte
 	n     int64 // counter value, or accounting time
+	uid   any   // accounting row's user id (int64), nil = not given (NULL; AppendAccountingUID)
 }
 
 // Batch is a list of mutations committed atomically: after a crash either all of them are in

@@ -34,7 +34,7 @@ func (w *writerStmts) prepare(ctx context.Context, c *sql.Conn) error {
 		{&w.del, `DELETE FROM records WHERE kind = ? AND key = ?`},
 		{&w.setCounter, `INSERT INTO counters (name, value) VALUES (?, ?)
 			ON CONFLICT (name) DO UPDATE SET value = excluded.value`},
-		{&w.accounting, `INSERT INTO accounting (kind, key, time, value) VALUES (?, ?, ?, ?)`},
+		{&w.accounting, `INSERT INTO accounting (kind, key, time, value, uid) VALUES (?, ?, ?, ?, ?)`},
 	} {
 		st, err := c.PrepareContext(ctx, s.sql)
 		if err != nil {
@@ -238,7 +238,7 @@ func (s *Store) applyBatch(b *Batch) error {
 		case opSetCounter:
 			_, err = w.setCounter.Exec(o.rkind, o.n)
 		case opAppendAccounting:
-			_, err = w.accounting.Exec(o.rkind, o.key, o.n, o.value)
+			_, err = w.accounting.Exec(o.rkind, o.key, o.n, o.value, o.uid)
 		default:
 			err = errors.New("unknown mutation")
 		}

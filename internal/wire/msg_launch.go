@@ -49,6 +49,10 @@ type LaunchBatchJob struct {
 	// Restarts is the job's requeue count: a node that refused job JobID after a terminate
 	// still runs its later incarnation (Restarts higher than the terminated one's).
 	Restarts uint32 `codec:"restarts"`
+	// GPUs is the GPU device indices the job holds on the batch host ("0,1"), for the
+	// batch step's CUDA_VISIBLE_DEVICES, SLURM_JOB_GPUS and the like; "" when it holds
+	// none with device files.
+	GPUs string `codec:"gpus"`
 }
 
 // SignalJob sends Signal to the job's steps on one node (Slurm's REQUEST_SIGNAL_TASKS).

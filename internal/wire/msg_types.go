@@ -26,6 +26,8 @@ const (
 	MsgUpdateJobReply      MsgType = 107 // UpdateJobReply
 	MsgJobWillRun          MsgType = 108 // sbatch/srun --test-only → slurmctld: JobWillRunRequest (msg_job_will_run.go)
 	MsgJobWillRunReply     MsgType = 109 // JobWillRunReply: when and where the job would start
+	MsgBatchScript         MsgType = 110 // scontrol write batch_script → slurmctld: BatchScriptRequest (msg_batch_script.go)
+	MsgBatchScriptReply    MsgType = 111 // BatchScriptReply: the job's script
 
 	// Nodes, slurmd ↔ slurmctld and commands → slurmctld (msg_node.go): 200–299.
 	MsgNodeRegistration      MsgType = 200 // slurmd → slurmctld: one node's registration

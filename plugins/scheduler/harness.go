@@ -97,6 +97,7 @@ func (h *Harness) Cycle() (Plan, error) {
 		j := *h.view.Job(st.JobID)
 		j.State, j.StartTime = JobRunning, h.now
 		j.Nodes, j.CPUs, j.Mem = slices.Clone(st.Nodes), slices.Clone(st.CPUs), st.Mem
+		j.GresAlloc = slices.Clone(st.Gres)
 		// Apply to the view at once so the next start of this plan is verified against it.
 		*h.view.jobs[j.ID] = j
 		changed = append(changed, j)
@@ -159,6 +160,52 @@ func (h *Harness) verify(st Start) error {
 			return fmt.Errorf("node %s: %d MiB allocated of %d", name, mem[name]+st.Mem, n.RealMemory)
 		case excl[name] || (j.Exclusive && jobs[name] > 0):
 			return fmt.Errorf("node %s shared with an exclusive job", name)
+		}
+		if err := h.verifyGres(j, st, i, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyGres checks that the start's GRES on its i-th node, n, serve the job's --gres and,
+// with what running jobs hold there, fit the node's GRES.
+func (h *Harness) verifyGres(j *Job, st Start, i int, n Node) error {
+	var took []Gres
+	if i < len(st.Gres) {
+		took = st.Gres[i]
+	}
+	for _, r := range j.Gres {
+		var got uint64
+		for _, g := range took {
+			if g.Name == r.Name && (r.Type == "" || g.Type == r.Type) {
+				got += g.Count
+			}
+		}
+		if got < r.Count {
+			return fmt.Errorf("node %s: job needs %s:%s:%d, start gives %d", n.Name, r.Name, r.Type, r.Count, got)
+		}
+	}
+	for _, e := range n.Gres {
+		used := uint64(0)
+		for _, r := range h.view.Running() {
+			for k, rn := range r.Nodes {
+				if rn == n.Name && k < len(r.GresAlloc) {
+					for _, g := range r.GresAlloc[k] {
+						if g.Name == e.Name && g.Type == e.Type {
+							used += g.Count
+						}
+					}
+				}
+			}
+		}
+		for _, g := range took {
+			if g.Name == e.Name && g.Type == e.Type {
+				used += g.Count
+			}
+		}
+		if used > e.Count {
+			return fmt.Errorf("node %s: %d of %s:%s allocated of %d", n.Name, used, e.Name, e.Type, e.Count)
 		}
 	}
 	return nil

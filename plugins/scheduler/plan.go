@@ -27,6 +27,9 @@ type Start struct {
 	Mem   uint64   `codec:"mem"`
 	// Backfilled marks a start made by backfill ahead of a higher-priority job (sdiag).
 	Backfilled bool `codec:"backfilled"`
+	// Gres is the GRES the plugin counted on Nodes[i] (GresAlloc's shape). The controller
+	// assigns the devices itself; this lets the plugin's own later passes count the start.
+	Gres [][]Gres `codec:"gres"`
 }
 
 // Reservation says when and where a pending job is expected to start.

@@ -56,6 +56,19 @@ type Job struct {
 	Nodes []string `codec:"nodes"`
 	CPUs  []uint32 `codec:"cpus"`
 	Mem   uint64   `codec:"mem"`
+	// Gres is --gres: what the job needs on every node (Type "" = any type of Name).
+	Gres []Gres `codec:"gres"`
+	// GresAlloc is a running job's GRES: GresAlloc[i] is what it holds on Nodes[i], by name
+	// and type (nil when it holds none).
+	GresAlloc [][]Gres `codec:"gres_alloc"`
+}
+
+// Gres is a count of one generic resource: on a node, what it has of Name and Type (""
+// untyped); in a request, what a job needs (Type "" = any type).
+type Gres struct {
+	Name  string `codec:"name"`
+	Type  string `codec:"type"`
+	Count uint64 `codec:"count"`
 }
 
 // Node is one node: its configured resources and whether jobs may be placed on it now.
@@ -69,6 +82,9 @@ type Node struct {
 	// Usable is false while the node is down, drained, draining, not responding or
 	// reserved for an exclusive job outside the scheduler's view.
 	Usable bool `codec:"usable"`
+	// Gres is the node's generic resources, in configuration order, one entry per name and
+	// type (slurm.conf Gres=, gres.conf).
+	Gres []Gres `codec:"gres"`
 }
 
 // Partition is one partition with the limits a scheduler needs.

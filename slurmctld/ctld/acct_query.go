@@ -18,8 +18,9 @@ import (
 // store's accounting table, each with its steps, filtered here as slurmdbd filters a job
 // condition. The store is asked only for what the condition can select: purged jobs that
 // ended inside the window (and from the lowest -j id on), then the step rows of the jobs
-// chosen, by key; the rest of the condition (users, names, states...) is applied to the
-// decoded records, because the store keeps them as opaque values.
+// chosen, by key; purged jobs of other users than -u's are left in the store too (its uid
+// column). The rest of the condition (names, states...) is applied to the decoded records,
+// because the store keeps them as opaque values.
 
 // registerAcct installs the accounting endpoint.
 func (c *Controller) registerAcct() {
@@ -168,6 +169,9 @@ func (c *Controller) acctPurgedJobs(r *wire.AcctQueryRequest) ([]*jobRecord, err
 			lo = min(lo, s.JobID)
 		}
 		q.KeyFrom = jobKey(lo)
+	}
+	if len(r.Users) > 0 {
+		q.UIDs = r.Users // sacct -u: the store selects the users' rows (acctSelectJob checks again)
 	}
 	var out []*jobRecord
 	last := map[uint32]int{}

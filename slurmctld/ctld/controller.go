@@ -259,6 +259,7 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgPrologComplete, c.handlePrologComplete)
 	c.srv.HandleRPC(wire.MsgEpilogComplete, c.handleEpilogComplete)
 	c.srv.HandleRPC(wire.MsgPriorityFactors, c.handlePriorityFactors) // priority_info.go: sprio
+	c.srv.HandleRPC(wire.MsgBatchScript, c.handleBatchScript)         // job_batch_script.go: scontrol write batch_script
 }
 
 // Serve answers RPCs on l until Close.

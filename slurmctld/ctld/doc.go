@@ -14,8 +14,8 @@
 //     memory order) and waited for outside it (many requests share one group commit).
 //   - Reads are served from memory under an RWMutex and return copies. Batch scripts and
 //     environments are the exception: they are stored beside the job in the same batch and
-//     read back only to launch the job or answer sacct (job_record_script.go), as Slurm
-//     keeps them in StateSaveLocation.
+//     read back only to launch the job, answer sacct (job_record_script.go) or `scontrol write
+//     batch_script` (job_batch_script.go), as Slurm keeps them in StateSaveLocation.
 //   - Network calls to nodes (launch, signal, terminate, ping) never hold the state lock;
 //     they run in the launch agent's worker pool (launch_agent.go).
 //   - Every endpoint reads the same way: authenticate (rpcauth) → authorize → validate →

@@ -152,7 +152,7 @@ func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 // with more than one pending index, a new task record (the next job id) split off from it.
 // It returns the id of the job that starts.
 func (c *Controller) startChange(j *jobRecord, a allocation, now int64) (change, uint32) {
-	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now}
+	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres}
 	if !j.isArrayRecord() {
 		return st, j.JobID
 	}
@@ -219,6 +219,7 @@ func runOn(n *jobRecord, st startJob) {
 	n.Nodes = st.nodes
 	n.CPUsPerNode = st.cpusPerNode
 	n.MemAlloc = st.memAlloc
+	n.GresAlloc = st.gres
 	n.StartTime = st.start
 	n.EndTime = 0
 	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {

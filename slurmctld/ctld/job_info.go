@@ -110,7 +110,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		Reservation:   d.Reservation,
 		WCKey:         d.WCKey,
 		Licenses:      d.Licenses,
-		Gres:          d.Gres,
+		Gres:          jobspec.TresPerNode(d.Gres), // Slurm keeps and shows tres_per_node ("gres:gpu:1")
 		MailType:      d.MailType,
 		MailUser:      d.MailUser,
 		AllocNode:     d.SubmitHost,

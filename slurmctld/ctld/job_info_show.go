@@ -56,7 +56,7 @@ func (c *Controller) jobTRES(j *jobRecord) string {
 		}
 		b.WriteString(",node=" + strconv.Itoa(len(j.Nodes)))
 		b.WriteString(",billing=" + strconv.FormatUint(uint64(cpus), 10))
-		return b.String()
+		return joinTRES(b.String(), c.jobGresTRES(j, true)) // gres.go
 	}
 	cpus := j.NumTasks * j.CPUsPerTask
 	nodes := max(j.MinNodes, 1)
@@ -75,7 +75,7 @@ func (c *Controller) jobTRES(j *jobRecord) string {
 	}
 	b.WriteString(",node=" + strconv.FormatUint(uint64(nodes), 10))
 	b.WriteString(",billing=" + strconv.FormatUint(uint64(cpus), 10))
-	return b.String()
+	return joinTRES(b.String(), c.jobGresTRES(j, false))
 }
 
 // defaultJobMem is the memory per node a job without a memory request asks for: its

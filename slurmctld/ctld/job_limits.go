@@ -10,7 +10,7 @@ import (
 // purgeBatch bounds how many finished jobs one purge change removes.
 const purgeBatch = 1000
 
-// limitsLoop enforces time limits and MinJobAge once a second.
+// limitsLoop sends --signal warnings and enforces time limits and MinJobAge once a second.
 func (c *Controller) limitsLoop() {
 	defer c.wg.Done()
 	tick := time.NewTicker(time.Second)
@@ -21,6 +21,7 @@ func (c *Controller) limitsLoop() {
 			return
 		case <-tick.C:
 		}
+		c.sendWarnSignals() // job_warn_signal.go: --signal without B:
 		c.enforceTimeLimits()
 		c.purgeOldJobs()
 		c.checkNodeHealth()
@@ -101,4 +102,18 @@ func (c *Controller) purgeOldJobs() {
 	if err != nil {
 		c.log.Error("cannot purge old jobs", "err", err)
 	}
+}
+
+// memUnsatisfiableMsg is the explanation Slurm's select_nodes gives (_set_err_msg) when no
+// node of the partition has the memory a job asks for.
+const memUnsatisfiableMsg = "Memory specification can not be satisfied"
+
+// memUnsatisfiable is the refusal of a job no node's memory can hold, as Slurm 22.05 sends
+// it: ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE with the explanation as err_msg, so sbatch
+// prints "sbatch: error: Memory specification can not be satisfied" and then "Batch job
+// submission failed: Requested node configuration is not available" (exit 1).
+func memUnsatisfiable() *wire.Error {
+	e := slurmErr(errnoNodeConfigUnavail)
+	e.UserMsg = memUnsatisfiableMsg
+	return e
 }

@@ -31,7 +31,7 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 	if j.ArrayPending != nil {
 		j.ArrayJobID = j.JobID
 	}
-	if j.Priority != 0 {
+	if j.Priority != 0 && !c.operatorPriority(j, d, id) {
 		j.Priority = c.submitPriority(j, now) // priority.go: basic or multifactor
 	}
 	p, err := c.apply(submitJob{job: j, script: script})
@@ -49,6 +49,19 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 		c.wakeBatch()
 	}
 	return &wire.SubmitBatchJobReply{JobID: j.JobID}, nil
+}
+
+// operatorPriority applies sbatch --priority=N to a job that is not held, and says whether it
+// did. As in Slurm 22.05 only an operator (root, SlurmUser) sets it, and it sticks like
+// scontrol update Priority= (PrioritySet); anyone else's --priority is ignored silently
+// (validate_job_create_req). 0 is left alone: a JobDesc built in code carries 0 for "not
+// given", so sbatch's -H is what holds a job here (Slurm also holds on --priority=0).
+func (c *Controller) operatorPriority(j *jobRecord, d *wire.JobDesc, id *wire.Identity) bool {
+	if d.Priority == wire.NoVal || d.Priority == 0 || !c.privileged(id) {
+		return false
+	}
+	j.Priority, j.PrioritySet = d.Priority, true
+	return true
 }
 
 // durabilityError is the reply when a change could not be confirmed durable. The change may
@@ -155,6 +168,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 	}
 	j.NumTasks = max(j.NumTasks, j.MinNodes)
+	if err := t.parseJobGres(c.config(), d.Gres, j, part); err != nil { // gres.go
+		return nil, err
+	}
 	j.Exclusive = jobspec.Shared(d.Shared) == jobspec.SharedNone ||
 		strings.EqualFold(part.conf.OverSubscribe, "EXCLUSIVE")
 
@@ -171,7 +187,7 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 			most = max(most, t.nodes[n].conf.RealMemory)
 		}
 		if need > most {
-			return nil, slurmErr(errnoInvalidTaskMemory)
+			return nil, memUnsatisfiable()
 		}
 	}
 

@@ -30,7 +30,7 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 	j, err := c.newJob(&d, id, now)
 	if err != nil {
 		var we *wire.Error
-		if errors.As(err, &we) && we.Errno == errnoInvalidTaskMemory {
+		if errors.As(err, &we) && we.UserMsg == memUnsatisfiableMsg { // job_limits.go
 			// Slurm finds this while placing the job, which a test does not do through the
 			// submission path: it answers as for any job no node can hold, with no message.
 			return nil, slurmErr(errnoNodeConfigUnavail)
@@ -82,6 +82,7 @@ func (t *tables) willRun(j *jobRecord, p *partEntry, trackMem bool, now int64) (
 	future := &tables{nodes: make(map[string]*nodeEntry, len(t.nodes))}
 	for name, n := range t.nodes {
 		cp := *n
+		cp.gres = n.cloneGres() // release frees devices: not the live node's
 		future.nodes[name] = &cp
 	}
 	var running []*jobRecord

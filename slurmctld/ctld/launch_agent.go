@@ -155,7 +155,8 @@ func (c *Controller) call(addr string, t wire.MsgType, req any) error {
 }
 
 // doLaunch sends a started job's batch script to its batch host. The job's RUNNING state is
-// already durable, so a controller crash after this point never launches it again. A launch
+// already durable, so a crash after this point cannot lose the job; the restarted controller
+// resends the launch, and slurmd refuses to start a job that runs or ran. A launch
 // the node refuses, or that cannot reach the node after launchAttempts tries, ends as
 // launchFailed says.
 func (c *Controller) doLaunch(t agentTask) {
@@ -298,6 +299,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		SubmitHost:   d.SubmitHost,
 		StartTime:    j.StartTime,
 		ClusterName:  c.config().ClusterName,
+		GPUs:         c.batchGPUs(j), // gres.go
 	}
 }
 

@@ -134,7 +134,9 @@ func TestSubmit_Validation(t *testing.T) {
 		{"unknown node", func(d *wire.JobDesc) { d.ReqNodes = "n9" }, 2018, "Invalid node name specified"},
 		{"node outside partition", func(d *wire.JobDesc) { d.Partition = "short"; d.ReqNodes = "n2" }, 2004, "Requested nodes not in this partition"},
 		{"no script", func(d *wire.JobDesc) { d.Script = "" }, 2009, "Job script not specified"},
-		{"too much memory", func(d *wire.JobDesc) { d.MemPerNode = 2000 }, 2044, "Memory specification can not be satisfied"},
+		// Slurm 22.05 refuses it in select_nodes: ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE with
+		// "Memory specification can not be satisfied" as the explanation (UserMsg).
+		{"too much memory", func(d *wire.JobDesc) { d.MemPerNode = 2000 }, 2014, "Requested node configuration is not available"},
 		{"max below min nodes", func(d *wire.JobDesc) { d.MinNodes = 3; d.MaxNodes = 2 }, 2006, "Node count specification invalid"},
 	}
 	for _, tt := range tests {
@@ -145,6 +147,9 @@ func TestSubmit_Validation(t *testing.T) {
 			we, ok := err.(*wire.Error)
 			if !ok || we.Errno != tt.errno || we.Text != tt.text {
 				t.Errorf("error %v, want %d %q", err, tt.errno, tt.text)
+			}
+			if ok && tt.name == "too much memory" && we.UserMsg != "Memory specification can not be satisfied" {
+				t.Errorf("explanation %q", we.UserMsg)
 			}
 		})
 	}

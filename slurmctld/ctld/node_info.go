@@ -69,8 +69,8 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			Version:        n.rec.Version,
 			Port:           c.nodePort(cf),
 			CPUEfctv:       n.cpus() - uint32(cf.CoreSpecCount)*uint32(max(cf.ThreadsPerCore, 1)),
-			CfgTRES:        nodeCfgTRES(cf),
-			AllocTRES:      nodeAllocTRES(n),
+			CfgTRES:        joinTRES(nodeCfgTRES(cf), c.nodeGresTRES(n, false)), // gres.go
+			AllocTRES:      joinTRES(nodeAllocTRES(n), c.nodeGresTRES(n, true)),
 			CPULoad:        wire.NoVal,
 			FreeMem:        wire.NoVal64,
 		})

@@ -73,6 +73,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, reasons []reasonCha
 			Features:   slices.Clone(n.conf.Features),
 			Weight:     n.conf.Weight,
 			Usable:     n.usable(),
+			Gres:       gresOfNode(n),
 		})
 	}
 	for _, name := range c.t.partOrder {
@@ -114,6 +115,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		MemPerCPU:    j.MemPerCPU,
 		Features:     j.Desc.Constraint,
 		ArrayJobID:   j.ArrayJobID,
+		Gres:         j.gresReq(),
 	}
 	if j.TimeLimit == wire.Infinite {
 		sj.TimeLimit = scheduler.Infinite
@@ -133,6 +135,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 	sj.Nodes = slices.Clone(j.Nodes)
 	sj.CPUs = slices.Clone(j.CPUsPerNode)
 	sj.Mem = j.MemAlloc
+	sj.GresAlloc = j.gresAllocCounts()
 	return sj
 }
 

@@ -88,6 +88,15 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 		if c.trackMem {
 			a.mem = max(a.mem, j.memPerNode(cpus))
 		}
+		// The devices are the controller's choice, from its own tables (gres.go), whatever
+		// the plan counted.
+		if len(j.Gres) > 0 {
+			tk, ok := node.assignGres(j)
+			if !ok {
+				return nil, allocation{}, fmt.Errorf("node %s GRES over-allocated: %s in use, job needs %s", name, gresUsedString(node.gres), j.Desc.Gres)
+			}
+			a.gres = append(a.gres, tk)
+		}
 		total += cpus / cpt
 		a.nodes = append(a.nodes, name)
 		a.cpus = append(a.cpus, cpus)

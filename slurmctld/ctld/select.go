@@ -2,13 +2,15 @@ package ctld
 
 import (
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
 
 // allocation is a set of nodes chosen for a job, with the CPUs it gets on each.
 type allocation struct {
 	nodes []string
 	cpus  []uint32
-	mem   uint64 // MiB per node counted against the nodes (memory tracked only)
+	mem   uint64       // MiB per node counted against the nodes (memory tracked only)
+	gres  [][]gresTake // devices taken on nodes[i] (gres.go), nil without --gres
 }
 
 // fitsEver says whether the job could run on its partition if every node there were idle
@@ -16,6 +18,17 @@ type allocation struct {
 func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 	if uint32(len(p.nodes)) < j.MinNodes {
 		return false
+	}
+	if len(j.Gres) > 0 {
+		var fit uint32
+		for _, name := range p.nodes {
+			if t.nodes[name].gresEver(j) {
+				fit++
+			}
+		}
+		if fit < j.MinNodes {
+			return false
+		}
 	}
 	return j.NumTasks*j.CPUsPerTask <= p.cpus
 }
@@ -42,6 +55,11 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 		n := t.nodes[name]
 		if n == nil || !n.usable() || n.exclusive > 0 {
 			return 0, false
+		}
+		if len(j.Gres) > 0 {
+			if g, used := n.schedGres(); !selection.GresFits(g, used, j.gresReq()) {
+				return 0, false
+			}
 		}
 		free := n.cpus() - min(n.allocCPUs, n.cpus())
 		if j.Exclusive {
@@ -120,6 +138,10 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 			cpus = t.nodes[c.name].cpus()
 		}
 		a.cpus = append(a.cpus, cpus)
+		if len(j.Gres) > 0 {
+			tk, _ := t.nodes[c.name].assignGres(j)
+			a.gres = append(a.gres, tk)
+		}
 		if trackMem {
 			a.mem = max(a.mem, j.memPerNode(cpus))
 		}

@@ -59,7 +59,7 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode job %d: %w", id, err)
 		}
-		b.AppendAccounting(kindJob, jobKey(id), j.EndTime, v)
+		b.AppendAccountingUID(kindJob, jobKey(id), j.EndTime, j.UserID, v) // sacct -u selects on it (acct_query.go)
 		b.Delete(kindJob, jobKey(id))
 	}
 	c.t.purgeScripts(b, e.purge)
@@ -143,6 +143,7 @@ type startJob struct {
 	cpusPerNode []uint32
 	memAlloc    uint64
 	start       int64
+	gres        [][]gresTake // devices held on nodes[i] (gres.go)
 }
 
 func (ch startJob) plan(t *tables) (*effects, error) {
@@ -161,6 +162,7 @@ func (ch startJob) plan(t *tables) (*effects, error) {
 	n.Nodes = ch.nodes
 	n.CPUsPerNode = ch.cpusPerNode
 	n.MemAlloc = ch.memAlloc
+	n.GresAlloc = ch.gres
 	n.StartTime = ch.start
 	n.EndTime = 0
 	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {

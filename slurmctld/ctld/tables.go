@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -54,6 +55,10 @@ type jobRecord struct {
 	MemAlloc    uint64   `codec:"mem_alloc"` // MiB per node counted against nodes (memory tracked only)
 	ExitCode    uint32   `codec:"exit_code"` // wait(2) status of the batch script
 	Restarts    uint32   `codec:"restarts"`
+	// WarnSentRun is Restarts+1 of the run that was sent its --signal warning
+	// (job_warn_signal.go), 0 = never: Slurm's WARN_SENT, saved with the job and cleared by a
+	// requeue, which starts a new run.
+	WarnSentRun uint32 `codec:"warn_sent_run"`
 	// Arrays (job_array.go): the array's own record carries the indices not yet started;
 	// each task that starts is split off with its own job id.
 	ArrayJobID    uint32   `codec:"array_job_id"`   // 0 = not part of an array
@@ -75,6 +80,10 @@ type jobRecord struct {
 	// 0 for an interactive allocation, and for records saved before scripts left memory
 	// (their Desc still carries the script).
 	ScriptID uint32 `codec:"script_id"`
+	// Gres is the job's --gres per node, parsed at submit (gres.go); GresAlloc, while it
+	// holds nodes, the devices it holds on Nodes[i].
+	Gres      []jobspec.GresReq `codec:"gres"`
+	GresAlloc [][]gresTake      `codec:"gres_alloc"`
 }
 
 func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }
@@ -158,6 +167,8 @@ type nodeEntry struct {
 	allocMem  uint64
 	exclusive int // jobs holding it with --exclusive
 	jobs      int // jobs holding it
+	// gres is the node's GRES with the devices in use (gres.go), kept by hold and release.
+	gres []gresEntry
 	// Run-time health, memory only.
 	noRespond   bool
 	lastContact int64
@@ -224,7 +235,7 @@ func newTables(cfg *conf.Config) *tables {
 	}
 	for _, n := range cfg.Nodes {
 		st := states.NodeUnknown
-		e := &nodeEntry{conf: n, rec: nodeRecord{Name: n.Name}}
+		e := &nodeEntry{conf: n, rec: nodeRecord{Name: n.Name}, gres: newNodeGres(cfg, n)}
 		if ns, ok := states.ParseNodeState(n.State); ok && n.State != "" {
 			switch ns.Base() {
 			case states.NodeDown:
@@ -282,7 +293,10 @@ func (t *tables) installJob(j *jobRecord) {
 	if j.JobID >= t.nextJobID {
 		t.nextJobID = j.JobID + 1
 	}
-	if j.Priority > 0 && j.Priority < t.lowPrio {
+	// A priority an operator set (sbatch --priority, scontrol update Priority=) does not move
+	// the basic counter: Slurm's lowest_prio ignores direct_set_prio jobs, so the next
+	// submit still gets the next value down from the last computed one.
+	if j.Priority > 0 && j.Priority < t.lowPrio && !j.PrioritySet {
 		t.lowPrio = j.Priority
 	}
 }
@@ -311,6 +325,9 @@ func (t *tables) hold(j *jobRecord) {
 		if j.Exclusive {
 			n.exclusive++
 		}
+		if i < len(j.GresAlloc) {
+			n.holdGres(j.GresAlloc[i], true)
+		}
 	}
 }
 
@@ -328,6 +345,9 @@ func (t *tables) release(j *jobRecord) {
 		n.jobs--
 		if j.Exclusive {
 			n.exclusive--
+		}
+		if i < len(j.GresAlloc) {
+			n.holdGres(j.GresAlloc[i], false)
 		}
 	}
 }

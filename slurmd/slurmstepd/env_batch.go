@@ -99,6 +99,14 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 	case m.MemPerNode != 0:
 		e.set("SLURM_MEM_PER_NODE", strconv.FormatUint(m.MemPerNode, 10))
 	}
+	if m.GPUs != "" {
+		// The gpu GRES plugin's job environment (gres_common.c): with gres.conf's default
+		// env flags every vendor's variable lists the devices of the batch host.
+		for _, v := range []string{"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL", "SLURM_JOB_GPUS"} {
+			e.set(v, m.GPUs)
+		}
+		e.set("SLURM_GPUS_ON_NODE", strconv.Itoa(strings.Count(m.GPUs, ",")+1))
+	}
 	if m.Account != "" {
 		e.set("SLURM_JOB_ACCOUNT", m.Account)
 	}

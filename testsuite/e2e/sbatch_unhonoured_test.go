@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,10 +26,10 @@ func TestSbatchUnhonoured(t *testing.T) {
 		args   []string
 		option string
 	}{
-		{nil, []string{"-J", "unh_gres", "--gres=gpu:1", "--wrap", "true"}, "--gres"},
-		{[]string{"SBATCH_GRES=gpu:1"}, []string{"-J", "unh_env", "--wrap", "true"}, "--gres"},
+		{nil, []string{"-J", "unh_lic", "-L", "matlab", "--wrap", "true"}, "--licenses"},
+		{[]string{"SBATCH_RESERVATION=maint"}, []string{"-J", "unh_env", "--wrap", "true"}, "--reservation"},
 		{nil, []string{"-J", "unh_resv", script}, "--reservation"},
-		{nil, []string{"-J", "unh_sig", "--signal=USR1@30", "--wrap", "true"}, "--signal without B:"},
+		{nil, []string{"-J", "unh_user", "--exclusive=user", "--wrap", "true"}, "--exclusive=user"},
 	} {
 		out, errOut, code := c.RunEnv(t, tc.env, "sbatch", tc.args...)
 		want := "sbatch: error: " + tc.option + " is not supported by Orbit's sbatch yet\n"
@@ -42,7 +43,7 @@ func TestSbatchUnhonoured(t *testing.T) {
 
 	// Honoured (or only shown, as Slurm without accounting shows them): accepted and run.
 	out, errOut, code := c.Run(t, "sbatch", "--parsable", "-J", "unh_ok", "--comment=kept",
-		"--signal=B:USR1@10", "-o", "/dev/null", "--wrap", "true")
+		"--signal=B:USR1@10", "--signal=USR2@5", "-s", "-o", "/dev/null", "--wrap", "true")
 	if code != 0 {
 		t.Fatalf("sbatch with honoured options: exit %d, stderr %q", code, errOut)
 	}
@@ -52,8 +53,46 @@ func TestSbatchUnhonoured(t *testing.T) {
 	}
 	id := uint32(id64)
 	c.WaitJob(t, id, states.JobComplete)
-	show, errOut, code := c.Run(t, "squeue", "-h", "-t", "all", "-o", "%i %j %k")
-	if code != 0 || strings.TrimSpace(show) != strings.TrimSpace(out)+" unh_ok kept" {
-		t.Errorf("squeue: exit %d, stdout %q, stderr %q; want only job %d named unh_ok with comment kept", code, show, errOut, id)
+	// -s in a partition with OverSubscribe=NO: Slurm ignores it for placement but shows it.
+	show, errOut, code := c.Run(t, "squeue", "-h", "-t", "all", "-o", "%i %j %k %h")
+	if code != 0 || strings.TrimSpace(show) != strings.TrimSpace(out)+" unh_ok kept YES" {
+		t.Errorf("squeue: exit %d, stdout %q, stderr %q; want only job %d named unh_ok with comment kept, oversubscribe YES", code, show, errOut, id)
 	}
+}
+
+// TestSbatchPriority_Operator: sbatch --priority=N from an operator (root here) sets the
+// job's priority to N, shown by squeue %Q and scontrol show job, and kept across a
+// controller crash; an ordinary user's --priority is ignored without a word, as in Slurm
+// 22.05, and the user's job gets the next priority/basic value after the one before the
+// operator's job (a set priority does not move that counter).
+func TestSbatchPriority_Operator(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, MinJobAge: 300})
+	u := newAccount(t)
+	openToUsers(t, c)
+	dir := userDir(t, c, u)
+	later := []string{"--begin=now+3600", "-o", "/dev/null", "--wrap", "true"}
+	plain := submit(t, c, append([]string{"-J", "prio_plain"}, later...)...)
+	set := submit(t, c, append([]string{"-J", "prio_set", "--priority=7"}, later...)...)
+	out, errOut, code := runAs(t, c, u, dir, "sbatch", append([]string{"-J", "prio_user", "--priority=7"}, later...)...)
+	m := submitted.FindStringSubmatch(out)
+	if code != 0 || m == nil || errOut != "" {
+		t.Fatalf("sbatch --priority=7 as %s: exit %d, stdout %q, stderr %q; want a job and no message", u.name, code, out, errOut)
+	}
+	check := func(when string) {
+		t.Helper()
+		base := c.Job(t, plain).Priority
+		want := fmt.Sprintf("%d prio_plain %d\n%d prio_set 7\n%s prio_user %d\n", plain, base, set, m[1], base-1)
+		got, errOut, code := c.Run(t, "squeue", "-h", "-S", "i", "-o", "%i %j %Q")
+		if code != 0 || got != want {
+			t.Errorf("%s: squeue %%Q: exit %d, %q %q; want %q", when, code, got, errOut, want)
+		}
+		show, _, _ := c.Run(t, "scontrol", "show", "job", fmt.Sprint(set))
+		if !strings.Contains(show, " Priority=7 ") {
+			t.Errorf("%s: scontrol show job %d has no Priority=7:\n%s", when, set, show)
+		}
+	}
+	check("after submit")
+	c.KillController(t)
+	c.RestartController(t)
+	check("after a controller crash")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,6 +219,39 @@ func TestSacct_Cluster(t *testing.T) {
 		}
 		if out := sacct("-j", bad, "-X", "-P", "-o", "jobid,exitcode"); out != "JobID|ExitCode\n"+bad+"|3:0\n" {
 			t.Errorf("-P = %q", out)
+		}
+	})
+	t.Run("user filter", func(t *testing.T) {
+		// MinJobAge=2: these jobs are purged by now, so the store's uid selection answers.
+		c.WaitGone(t, id(ok))
+		me, err := user.LookupId(strconv.Itoa(uid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := []string{"-X", "-n", "-P", "-o", "jobid", "-S", "now-1hour"}
+		mine := sacct(append(base, "--name", "okjob,badjob")...)
+		if sorted(mine) != sorted(ok+"\n"+bad+"\n") {
+			t.Fatalf("own jobs = %q", mine)
+		}
+		for _, u := range [][]string{{"-u", strconv.Itoa(uid)}, {"-u", me.Username}, {"--uid=" + me.Username},
+			{"--user=" + strconv.Itoa(uid)}, {"-u", "-1"}, {"-a"}} {
+			if got := sacct(append(append(base, "--name", "okjob,badjob"), u...)...); sorted(got) != sorted(mine) {
+				t.Errorf("sacct %q = %q, want %q", u, got, mine)
+			}
+		}
+		// Another existing user has no jobs here; with ours listed too, ours are back.
+		other := "nobody"
+		if o, err := user.Lookup(other); err != nil || o.Uid == me.Uid {
+			other = "root"
+			if me.Uid == "0" {
+				t.Skip("no second user on this machine")
+			}
+		}
+		if got := sacct(append(append(base, "--name", "okjob,badjob"), "-u", other)...); got != "" {
+			t.Errorf("sacct -u %s = %q, want nothing", other, got)
+		}
+		if got := sacct(append(append(base, "--name", "okjob,badjob"), "-u", other+","+me.Username)...); sorted(got) != sorted(mine) {
+			t.Errorf("sacct -u %s,%s = %q, want %q", other, me.Username, got, mine)
 		}
 	})
 	t.Run("controller restart keeps records", func(t *testing.T) {

@@ -31,10 +31,10 @@ while IFS= read -r line; do
   set -e
 done < "$here/testdata/scenario.txt"
 # Canonical values where scontrol_test.go's normalise masks the recording anyway (ids in
-# their JobId=/job contexts, timestamps, RunTime, non-zero Priority, WorkDir, AllocNode:Sid,
+# their JobId=/StepId=/job contexts, timestamps, RunTime, non-zero Priority, WorkDir, AllocNode:Sid,
 # the controller's host), so that re-recording does not churn the goldens; the test's
 # normalise maps these exactly as it mapped the raw values.
-perl -pi -e "s/(JobId=|[Jj]ob )$A\\b/\${1}1001/g; s/(JobId=|[Jj]ob )$B\\b/\${1}1002/g;" \
+perl -pi -e "s/(JobId=|StepId=|[Jj]ob step |[Jj]ob )$A\\b/\${1}1001/g; s/(JobId=|StepId=|[Jj]ob step |[Jj]ob )$B\\b/\${1}1002/g;" \
 	-e 's/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/2000-01-01T00:00:00/g; s/RunTime=[0-9:-]+/RunTime=00:00:00/g;' \
 	-e 's/Priority=[1-9]\d*/Priority=1/g; s/WorkDir=\S+/WorkDir=\/tmp\/qsc.WORK/g;' \
 	-e 's/AllocNode:Sid=\S+/AllocNode:Sid=HOST:1/g; s/Slurmctld\((\w+)\) at \S+ is/Slurmctld($1) at HOST is/g;' \

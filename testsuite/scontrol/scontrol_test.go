@@ -14,8 +14,8 @@ import (
 
 // normalise removes from one command's output only what must differ between the reference and
 // an Orbit cluster:
-//   - job ids: the scenario's two jobs become JOB_A and JOB_B (ids depend on each cluster's
-//     history);
+//   - job ids: the scenario's two jobs become JOB_A and JOB_B, also in step ids (ids depend on
+//     each cluster's history);
 //   - times: timestamps and RunTime (the runs happen at different moments);
 //   - Priority: priority/basic counts down once per job ever submitted, and the reference is
 //     shared, so only "held" (0) versus "not held" is compared;
@@ -26,7 +26,7 @@ import (
 //     name in the ping line.
 func normalise(s string, a, b string) string {
 	for id, name := range map[string]string{a: "JOB_A", b: "JOB_B"} {
-		s = regexp.MustCompile(`(JobId=|[Jj]ob )`+id+`\b`).ReplaceAllString(s, "${1}"+name)
+		s = regexp.MustCompile(`(JobId=|StepId=|[Jj]ob step |[Jj]ob )`+id+`\b`).ReplaceAllString(s, "${1}"+name)
 	}
 	s = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`).ReplaceAllString(s, "TIME")
 	s = regexp.MustCompile(`RunTime=[0-9:-]+`).ReplaceAllString(s, "RunTime=T")

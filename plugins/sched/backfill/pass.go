@@ -59,7 +59,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		if end <= ps.now {
 			end = ps.now + res // overran its limit: about to be killed
 		}
-		ps.tl.hold(busy{start: ps.now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc}, exclusive: j.Exclusive}, ps.now)
 	}
 	for _, s := range mainStarts {
 		if ps.held[s.JobID] {
@@ -67,7 +67,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		}
 		ps.held[s.JobID] = true
 		j := b.m.Job(s.JobID)
-		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(j.Partition)), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(j.Partition)), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem, Gres: s.Gres}, exclusive: j.Exclusive}, ps.now)
 	}
 }
 
@@ -133,7 +133,7 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 			}
 			ps.nStarts++
 			ps.held[j.ID] = true
-			seg.starts = append(seg.starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true})
+			seg.starts = append(seg.starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true, Gres: a.Gres})
 			ps.tl.hold(busy{start: ps.now, end: now + max(lim, res), alloc: a, exclusive: j.Exclusive}, ps.now)
 			continue
 		}

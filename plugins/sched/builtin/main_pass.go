@@ -50,7 +50,7 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 				break
 			}
 			pool.Take(a, j.Exclusive)
-			r.Starts = append(r.Starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem})
+			r.Starts = append(r.Starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Gres: a.Gres})
 			continue
 		}
 		r.Reasons = append(r.Reasons, scheduler.PendingReason{JobID: j.ID, Reason: uint32(reason)})

@@ -10,6 +10,10 @@
 // between jobs, a job still gets at most a node's CPUs), and the _Memory variants count
 // both. select/linear allocates whole nodes.
 //
+// --gres is counted per node (gres.go): a node takes a job only with enough free units of
+// each requested GRES (of the requested type, or any type), typed requests served first;
+// the Pool books what an allocation takes (Alloc.Gres) beside its CPUs and memory.
+//
 // --constraint is evaluated by ParseConstraint: features joined by & (AND) and | (OR, with
 // & binding tighter), and one bracketed matching-OR list [a|b|c] (every node of the job has
 // the same one of them, tried in order). Feature counts (a*2), parentheses and

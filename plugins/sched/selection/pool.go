@@ -24,6 +24,10 @@ type Pool struct {
 	// parts caches each partition's node indices for Watch (a pool lives for one pass).
 	parts map[string][]int
 	watch *Tally
+	// gresUsed is every node's GRES in use, flat: node i's entries (one per entry of its
+	// Node.Gres) start at gresOff[i]. Clones copy it; the offsets are shared.
+	gresUsed []uint64
+	gresOff  []int32
 }
 
 // NewPool is the nodes with nothing allocated.
@@ -36,13 +40,31 @@ func NewPool(mode Mode, nodes []scheduler.Node) *Pool {
 		p.index[n.Name] = len(p.nodes)
 		p.nodes = append(p.nodes, Free{Node: n})
 		p.order = append(p.order, n.Name)
+		p.gresOff = append(p.gresOff, int32(len(p.gresUsed)))
+		p.gresUsed = append(p.gresUsed, make([]uint64, len(n.Gres))...)
 	}
 	return p
 }
 
+// gresOf is node i's GRES in use, one entry per entry of its Node.Gres.
+func (p *Pool) gresOf(i int) []uint64 {
+	off := int(p.gresOff[i])
+	return p.gresUsed[off : off+len(p.nodes[i].Node.Gres)]
+}
+
+// GresUsed is what is in use of node name's GRES, one count per entry of its Node.Gres
+// (nil for an unknown node). The slice is the pool's: do not change it.
+func (p *Pool) GresUsed(name string) []uint64 {
+	if i, ok := p.index[name]; ok {
+		return p.gresOf(i)
+	}
+	return nil
+}
+
 // Clone is an independent copy of p (without a Watch).
 func (p *Pool) Clone() *Pool {
-	return &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{}}
+	return &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
+		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff}
 }
 
 // Node is the free record of a node, or nil.
@@ -58,7 +80,7 @@ func (p *Pool) Names() []string { return p.order }
 
 // TakeJob books what a running job holds (its Nodes, CPUs and Mem).
 func (p *Pool) TakeJob(j *scheduler.Job) {
-	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem}, j.Exclusive)
+	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc}, j.Exclusive)
 }
 
 // Take books an allocation; exclusive marks its nodes as held whole.
@@ -83,6 +105,11 @@ func (p *Pool) Overbooked() string {
 		}
 		if f.Exclusive > 0 && f.Jobs > 1 {
 			return f.Node.Name
+		}
+		for k, used := range p.gresOf(i) {
+			if used > f.Node.Gres[k].Count {
+				return f.Node.Name
+			}
 		}
 	}
 	return ""
@@ -112,6 +139,13 @@ type Booking struct {
 	cpus      []uint32
 	mem       uint64
 	exclusive bool
+	gres      [][]gresDelta // by position in idx; nil when the allocation holds no GRES
+}
+
+// gresDelta is a count of one entry of a node's Node.Gres.
+type gresDelta struct {
+	entry int32
+	n     uint64
 }
 
 // Resolve is a's Booking on p; nodes p does not have are left out (nothing to count
@@ -129,8 +163,29 @@ func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
 		}
 		b.idx = append(b.idx, int32(i))
 		b.cpus = append(b.cpus, c)
+		if k < len(a.Gres) && len(a.Gres[k]) > 0 {
+			if b.gres == nil {
+				b.gres = make([][]gresDelta, len(a.Nodes))
+			}
+			b.gres[len(b.idx)-1] = resolveGres(p.nodes[i].Node.Gres, a.Gres[k])
+		}
 	}
 	return b
+}
+
+// resolveGres finds each held count's entry in the node's GRES by name and type; counts of
+// GRES the node does not have are left out (nothing to count against).
+func resolveGres(node []scheduler.Gres, held []scheduler.Gres) []gresDelta {
+	var out []gresDelta
+	for _, h := range held {
+		for e, g := range node {
+			if g.Name == h.Name && g.Type == h.Type {
+				out = append(out, gresDelta{int32(e), h.Count})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // TakeBooking books b as Take books its allocation.
@@ -145,16 +200,22 @@ func (p *Pool) bookIdx(b Booking, sign int) {
 	for k, i := range b.idx {
 		f := &p.nodes[i]
 		if w != nil && w.elig[i] {
-			w.remove(f)
+			w.remove(f, p.gresOf(int(i)))
 		}
 		f.AllocCPUs = uint32(int64(f.AllocCPUs) + int64(sign)*int64(b.cpus[k]))
 		f.AllocMem = uint64(int64(f.AllocMem) + int64(sign)*int64(b.mem))
 		f.Jobs += sign
+		if b.gres != nil {
+			used := p.gresOf(int(i))
+			for _, d := range b.gres[k] {
+				used[d.entry] = uint64(int64(used[d.entry]) + int64(sign)*int64(d.n))
+			}
+		}
 		if whole {
 			f.Exclusive += sign
 		}
 		if w != nil && w.elig[i] {
-			w.add(f)
+			w.add(f, p.gresOf(int(i)))
 		}
 	}
 }

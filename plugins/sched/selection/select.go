@@ -12,6 +12,8 @@ type Alloc struct {
 	Nodes []string
 	CPUs  []uint32
 	Mem   uint64
+	// Gres is the GRES taken on Nodes[i] (scheduler.Job.GresAlloc's shape), nil for none.
+	Gres [][]scheduler.Gres
 }
 
 // MemPerNode is the memory a job counts on a node where it has cpus CPUs.
@@ -30,6 +32,7 @@ func MemPerNode(j *scheduler.Job, cpus uint32) uint64 {
 type Capacity struct {
 	nodeCPUs map[string]uint32
 	partCPUs map[string]uint32
+	nodeGres map[string][]scheduler.Gres // nodes with GRES only
 }
 
 // NewCapacity is the capacity of nodes.
@@ -37,16 +40,33 @@ func NewCapacity(nodes []scheduler.Node) *Capacity {
 	c := &Capacity{nodeCPUs: make(map[string]uint32, len(nodes)), partCPUs: map[string]uint32{}}
 	for _, n := range nodes {
 		c.nodeCPUs[n.Name] = n.CPUs
+		if len(n.Gres) > 0 {
+			if c.nodeGres == nil {
+				c.nodeGres = map[string][]scheduler.Gres{}
+			}
+			c.nodeGres[n.Name] = n.Gres
+		}
 	}
 	return c
 }
 
 // FitsEver says whether the job could run in its partition were every node there idle and
-// up, as the controller judges it (PartitionConfig otherwise): enough nodes, and enough
-// CPUs in the partition for its tasks.
+// up, as the controller judges it (PartitionConfig otherwise): enough nodes (with its
+// --gres, when it has one), and enough CPUs in the partition for its tasks.
 func (c *Capacity) FitsEver(j *scheduler.Job, part *scheduler.Partition) bool {
 	if uint32(len(part.Nodes)) < j.MinNodes {
 		return false
+	}
+	if len(j.Gres) > 0 {
+		var n uint32
+		for _, name := range part.Nodes {
+			if GresEver(c.nodeGres[name], j.Gres) {
+				n++
+			}
+		}
+		if n < j.MinNodes || n == 0 {
+			return false
+		}
 	}
 	cpus, ok := c.partCPUs[part.Name]
 	if !ok {
@@ -96,7 +116,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if f == nil || !c.matches(f.Node.Features, alt) {
 			return 0, false
 		}
-		return capacity(p.Mode, f, j, cpt, whole)
+		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole)
 	}
 	var chosen []cand
 	var total uint32
@@ -124,7 +144,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if seen[name] || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
 			continue
 		}
-		n, ok := capacity(p.Mode, f, j, cpt, whole)
+		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole)
 		if !ok {
 			continue
 		}
@@ -157,6 +177,11 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 			cpus = p.Node(cd.name).Node.CPUs
 		}
 		a.CPUs = append(a.CPUs, cpus)
+		if len(j.Gres) > 0 {
+			f := p.Node(cd.name)
+			take, _ := TakeGres(f.Node.Gres, p.GresUsed(cd.name), j.Gres)
+			a.Gres = append(a.Gres, take)
+		}
 		if p.Mode.Memory {
 			// Memory follows the CPUs the tasks use (an --exclusive job's spare CPUs do not
 			// multiply --mem-per-cpu).

@@ -40,7 +40,7 @@ func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 			continue
 		}
 		t.elig[i] = true
-		t.add(f)
+		t.add(f, p.gresOf(i))
 	}
 	p.watch = t
 	return t
@@ -54,24 +54,28 @@ func (t *Tally) MayFit() bool {
 	return t.nodes >= t.j.MinNodes && t.tasks >= uint64(t.j.NumTasks)
 }
 
-func (t *Tally) add(f *Free) {
-	if n, ok := capacity(t.mode, f, t.j, t.cpt, t.whole); ok {
+func (t *Tally) add(f *Free, gres []uint64) {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole); ok {
 		t.nodes++
 		t.tasks += uint64(n)
 	}
 }
 
-func (t *Tally) remove(f *Free) {
-	if n, ok := capacity(t.mode, f, t.j, t.cpt, t.whole); ok {
+func (t *Tally) remove(f *Free, gres []uint64) {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole); ok {
 		t.nodes--
 		t.tasks -= uint64(n)
 	}
 }
 
-// capacity is the tasks of j (cpt CPUs each; whole: it takes whole nodes) node f can take
-// now, before features: what Select counts a node for.
-func capacity(mode Mode, f *Free, j *scheduler.Job, cpt uint32, whole bool) (uint32, bool) {
+// capacity is the tasks of j (cpt CPUs each; whole: it takes whole nodes) node f, with
+// gres of its GRES in use, can take now, before features: what Select counts a node for.
+// A node without the job's --gres free takes none.
+func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, whole bool) (uint32, bool) {
 	if !f.Node.Usable || f.Exclusive > 0 {
+		return 0, false
+	}
+	if len(j.Gres) > 0 && !GresFits(f.Node.Gres, gres, j.Gres) {
 		return 0, false
 	}
 	if whole && f.Jobs > 0 {
