@@ -45,6 +45,8 @@ type relay struct {
 	badExit     func(taskEnd)
 	badExitOnce sync.Once
 	serving     sync.WaitGroup // connections still open: their output may follow the exits
+	firstOnce   sync.Once
+	first       []uint32 // node id → its first global rank; [len] is the task count
 }
 
 func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool,
@@ -82,19 +84,41 @@ func (r *relay) accept() {
 
 // ranksOf are the global ranks of node id n.
 func (r *relay) ranksOf(n uint32) []uint32 {
-	var first uint32
-	for i := uint32(0); i < n && int(i) < len(r.step.Tasks); i++ {
-		first += r.step.Tasks[i]
-	}
-	var out []uint32
-	if int(n) < len(r.step.Tasks) {
-		for k := uint32(0); k < r.step.Tasks[n]; k++ {
-			out = append(out, first+k)
+	r.firstOnce.Do(func() {
+		// Each node's first rank, summed once: a wide step asks for every node's ranks.
+		r.first = make([]uint32, len(r.step.Tasks)+1)
+		for i, k := range r.step.Tasks {
+			r.first[i+1] = r.first[i] + k
 		}
+	})
+	if int(n) >= len(r.step.Tasks) {
+		return nil
+	}
+	out := make([]uint32, 0, r.step.Tasks[n])
+	for k := uint32(0); k < r.step.Tasks[n]; k++ {
+		out = append(out, r.first[n]+k)
 	}
 	return out
 }
 
+// join registers node as served by connection c (the first node of a connection, or one it
+// joins); false if the node is already served (a duplicate is ignored) or out of range.
+func (r *relay) join(node uint32, c net.Conn) bool {
+	if int(node) >= len(r.step.Nodes) {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.conns[node]; dup {
+		return false
+	}
+	r.conns[node] = c
+	return true
+}
+
+// serve reads one connection: a slurmstepd's, carrying one node's tasks or (Join) several
+// nodes'. A node whose share ends (Done) or whose connection ends has its tasks without an
+// exit marked lost, as Slurm's srun does when a node's I/O goes away.
 func (r *relay) serve(c net.Conn) {
 	rd := stepio.NewReader(c)
 	hello, err := rd.Read()
@@ -103,7 +127,6 @@ func (r *relay) serve(c net.Conn) {
 		c.Close()
 		return
 	}
-	node := hello.Rank
 	r.mu.Lock()
 	select {
 	case <-r.done:
@@ -114,17 +137,20 @@ func (r *relay) serve(c net.Conn) {
 		return
 	default:
 	}
-	if _, dup := r.conns[node]; dup {
-		r.mu.Unlock()
-		c.Close()
-		return
-	}
-	r.conns[node] = c
 	r.serving.Add(1)
 	r.mu.Unlock()
 	defer r.serving.Done()
-	r.stdinReady(node, c)
-	name := r.step.Nodes[node]
+	open := map[uint32]bool{} // nodes of this connection whose share has not ended
+	if r.join(hello.Rank, c) {
+		open[hello.Rank] = true
+		r.stdinReady(hello.Rank, c)
+	}
+	ended := func(node uint32) {
+		delete(open, node)
+		ranks := r.ranksOf(node)
+		r.flush(ranks)
+		r.nodeFailed(node, ranks) // tasks without an exit are lost
+	}
 	for {
 		f, err := rd.Read()
 		if err != nil {
@@ -138,19 +164,42 @@ func (r *relay) serve(c net.Conn) {
 		case stepio.Exit:
 			st, err := stepio.ExitStatus(f.Data)
 			if err == nil {
-				e := taskEnd{rank: f.Rank, node: name, status: st}
+				e := taskEnd{rank: f.Rank, node: r.nodeOfRank(f.Rank), status: st}
 				r.end(e)
 				if ws := syscall.WaitStatus(st); r.badExit != nil && (ws.Signaled() || ws.ExitStatus() != 0) {
 					r.badExitOnce.Do(func() { r.badExit(e) })
 				}
 			}
 		case stepio.Failed:
-			fmt.Fprintf(r.stderr, "srun: error: %s: %s\n", name, f.Data)
+			if int(f.Rank) < len(r.step.Nodes) {
+				fmt.Fprintf(r.stderr, "srun: error: %s: %s\n", r.step.Nodes[f.Rank], f.Data)
+			}
+		case stepio.Join:
+			if r.join(f.Rank, c) {
+				open[f.Rank] = true
+				r.stdinReady(f.Rank, c)
+			}
+		case stepio.Done:
+			if open[f.Rank] {
+				ended(f.Rank)
+			}
 		}
 	}
 	c.Close()
-	r.flush()
-	r.nodeFailed(node, r.ranksOf(node)) // tasks without an exit are lost
+	for node := range open {
+		ended(node)
+	}
+}
+
+// nodeOfRank is the name of the node running global rank (found by binary search over the
+// nodes' first ranks).
+func (r *relay) nodeOfRank(rank uint32) string {
+	r.ranksOf(0) // fills first
+	i := sort.Search(len(r.step.Tasks), func(i int) bool { return r.first[i+1] > rank })
+	if i < len(r.step.Nodes) {
+		return r.step.Nodes[i]
+	}
+	return ""
 }
 
 // write prints task output; with labels, only whole lines (the rest waits for its newline
@@ -181,12 +230,15 @@ func (r *relay) write(stream, rank uint32, data []byte) {
 	w.Write(b.Bytes())
 }
 
-// flush prints every unterminated labelled line.
-func (r *relay) flush() {
+// flush prints the unterminated labelled lines of ranks (nil: of every rank).
+func (r *relay) flush(ranks []uint32) {
 	r.out.Lock()
 	defer r.out.Unlock()
-	for k, buf := range r.partial {
-		if len(buf) > 0 {
+	if len(r.partial) == 0 {
+		return
+	}
+	one := func(k [2]uint32) {
+		if buf := r.partial[k]; len(buf) > 0 {
 			w := r.stdout
 			if k[0] == 1 {
 				w = r.stderr
@@ -194,6 +246,16 @@ func (r *relay) flush() {
 			fmt.Fprintf(w, "%*d: %s\n", r.width, k[1], buf)
 		}
 		delete(r.partial, k)
+	}
+	if ranks == nil {
+		for k := range r.partial {
+			one(k)
+		}
+		return
+	}
+	for _, rk := range ranks {
+		one([2]uint32{0, rk})
+		one([2]uint32{1, rk})
 	}
 }
 
@@ -222,13 +284,16 @@ func (r *relay) nodeFailed(node uint32, ranks []uint32) {
 }
 
 // forwardStdin sends srun's stdin to every node with a task reading it, once they have all
-// connected (or failed), and then the end of input.
+// connected (or failed), and then the end of input: once per connection (a slurmstepd
+// carrying several nodes copies it to each of their tasks).
 func (r *relay) forwardStdin(in io.Reader) {
 	var ws []*stepio.Writer
+	seen := map[net.Conn]bool{}
 	for _, ch := range r.stdinC {
 		select {
 		case c := <-ch:
-			if c != nil {
+			if c != nil && !seen[c] {
+				seen[c] = true
 				ws = append(ws, stepio.NewWriter(c))
 			}
 		case <-r.done:
@@ -283,7 +348,7 @@ func (r *relay) wait() []taskEnd {
 	case <-closed:
 	case <-time.After(ioLinger):
 	}
-	r.flush()
+	r.flush(nil)
 	out := make([]taskEnd, 0, len(r.ends))
 	r.mu.Lock()
 	for _, e := range r.ends {

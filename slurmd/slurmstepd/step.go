@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"os/user"
@@ -37,8 +36,9 @@ const startWorkers = 4
 
 // runStep supervises an srun step's tasks (slurmstepd --step LAUNCH_FILE) on one node, or on
 // every node of the launch that this slurmd hosts (an emulating slurmd starts one stepd per
-// step, not one per node). Each node's share runs as it would in a stepd of its own: its own
-// connection to srun, environment, memory cgroup and state file in its own spool, so slurmd
+// step, not one per node). Each node's share runs as it would in a stepd of its own (its own
+// streams to srun, on the stepd's one connection, environment, memory cgroup and state file
+// in its own spool), so slurmd
 // signals, terminates and reattaches per node exactly as before. The readiness pipe gets one
 // line per node, in the launch's order.
 func runStep(path string) int {
@@ -67,6 +67,12 @@ func runStep(path string) int {
 		// to it is one of theirs (stepd's single-step orphan rule, per group).
 		group = fmt.Sprintf("%d.%d", l.Msg.JobID, l.Msg.StepID)
 	}
+	// One connection to srun carries every share's streams (stepio.Mux).
+	timeout := time.Duration(l.MessageTimeout) * time.Second
+	if timeout <= 0 {
+		timeout = wire.DefaultMessageTimeout
+	}
+	mux := stepio.NewMux(l.Msg.IOAddr, l.Msg.IOKey, timeout, len(shares))
 	runs := make([]*nodeRun, len(shares))
 	fails := make([]*stepdlaunch.StepFailure, len(shares))
 	next := make(chan int)
@@ -76,7 +82,7 @@ func runStep(path string) int {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				runs[i], fails[i] = startShare(&shares[i], group, log)
+				runs[i], fails[i] = startShare(&shares[i], mux, group, log)
 			}
 		}()
 	}
@@ -138,7 +144,7 @@ func runStep(path string) int {
 // nodeRun is one node's share of a step, running.
 type nodeRun struct {
 	l          *stepdlaunch.Step
-	conn       net.Conn
+	io         *stepio.Share
 	sink       *srunSink
 	spec       stepd.StepSpec
 	step       *stepd.Step
@@ -148,19 +154,10 @@ type nodeRun struct {
 
 // startShare connects node l's share to srun and starts its tasks; on failure it tells srun
 // (when connected) and returns the errno and text slurmd answers with.
-func startShare(l *stepdlaunch.Step, group string, log *slog.Logger) (*nodeRun, *stepdlaunch.StepFailure) {
+func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Logger) (*nodeRun, *stepdlaunch.StepFailure) {
 	m := &l.Msg
-	timeout := time.Duration(l.MessageTimeout) * time.Second
-	if timeout <= 0 {
-		timeout = wire.DefaultMessageTimeout
-	}
-	conn, err := net.DialTimeout("tcp", m.IOAddr, timeout)
+	out, err := mux.Join(m.NodeID)
 	if err != nil {
-		return nil, &stepdlaunch.StepFailure{Errno: wire.ErrnoSlurmError, Text: fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err)}
-	}
-	out := stepio.NewWriter(conn)
-	if err := out.Write(stepio.Hello, m.NodeID, m.IOKey); err != nil {
-		conn.Close()
 		return nil, &stepdlaunch.StepFailure{Errno: wire.ErrnoSlurmError, Text: fmt.Sprintf("cannot connect to srun at %s: %v", m.IOAddr, err)}
 	}
 	// srun may be gone (killed) while the tasks run on: their output is then dropped rather
@@ -169,7 +166,7 @@ func startShare(l *stepdlaunch.Step, group string, log *slog.Logger) (*nodeRun, 
 	spec, stdin, err := stepSpec(l, sink)
 	if err != nil {
 		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
-		conn.Close()
+		out.Close()
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	spec.Group = group
@@ -184,13 +181,13 @@ func startShare(l *stepdlaunch.Step, group string, log *slog.Logger) (*nodeRun, 
 	if err != nil {
 		removeCgroup(cg, log)
 		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
-		conn.Close()
+		out.Close()
 		log.Error("step launch failed", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "err", err)
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	log.Debug("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
-	go readStdin(conn, stdin)
-	return &nodeRun{l: l, conn: conn, sink: sink, spec: spec, step: step, cg: cg}, nil
+	out.Stdin(stdin)
+	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg}, nil
 }
 
 // cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line.
@@ -208,7 +205,7 @@ func (r *nodeRun) cancel(timeout bool) {
 func (r *nodeRun) finish(log *slog.Logger) {
 	exits := r.step.Wait()
 	removeCgroup(r.cg, log)
-	r.conn.Close()
+	r.io.Close()
 	stepd.RemoveState(r.step.StatePath()) // and the job's directory, once empty
 	log.Debug("step ended", "job", r.l.Msg.JobID, "step", r.l.Msg.StepID, "node", r.l.NodeName,
 		"exit", stepd.StepExit(exits).String())
@@ -232,7 +229,7 @@ func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, timeout
 // srunSink sends frames to srun until the first failure, then drops them: the tasks must not
 // stop because srun went away.
 type srunSink struct {
-	w    *stepio.Writer
+	w    *stepio.Share
 	mu   sync.Mutex
 	dead bool
 }
@@ -269,14 +266,14 @@ func (w sinkWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// stepSpec builds the tasks of the launch. Each task runs through a /bin/sh shim that sets
-// its own variables (SLURM_PROCID, SLURM_LOCALID, SLURM_TASK_PID) and execs the command, so
-// the task keeps the shim's pid; stepd gives all tasks of a step one environment. A command
+// stepSpec builds the tasks of the launch. Each task's own variables (SLURM_PROCID,
+// SLURM_LOCALID, and SLURM_TASK_PID, its pid) are set as stepd forks it, with the command
+// found on the step's PATH executed directly (one exec per task, as in Slurm). A command
 // that cannot be found on the step's PATH is started as given, so that stepd reports the
 // failed execve as Slurm does ("execve(): cmd: No such file or directory", exit code 2).
 // Per-task file names (srun -o/-e/-i) are expanded here, as slurmstepd does; the writers
 // returned are the stdin pipes of the tasks that read srun's stdin.
-func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWriter, error) {
+func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCloser, error) {
 	m := &l.Msg
 	env := append([]string(nil), m.Environment...)
 	env = append(env, "SLURMD_NODENAME="+l.NodeName)
@@ -291,6 +288,7 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWr
 	spec := stepd.StepSpec{
 		JobID: m.JobID, StepID: strconv.FormatUint(uint64(m.StepID), 10), NodeName: l.NodeName, Spool: l.Spool,
 		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, KillWait: killWait,
+		TaskPidEnv: "SLURM_TASK_PID",
 	}
 	if m.TimeLimit != 0 && m.TimeLimit != wireInfinite && m.TimeLimit != noVal {
 		spec.TimeLimit = int(m.TimeLimit) * 60
@@ -324,7 +322,7 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWr
 		}
 		return fmt.Sprintf("%*d: ", labelWidth, rank)
 	}
-	var stdin []*io.PipeWriter
+	var stdin []io.WriteCloser
 	for i, rank := range m.Ranks {
 		t := stepd.Task{Rank: int(rank), LocalID: i, Stdin: stepd.Stdio{Path: os.DevNull}}
 		argv := m.Argv
@@ -334,9 +332,9 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWr
 				return spec, nil, fmt.Errorf("--multi-prog: task %d: %v", rank, err)
 			}
 		}
+		t.Env = []string{"SLURM_PROCID=" + strconv.FormatUint(uint64(rank), 10), "SLURM_LOCALID=" + strconv.Itoa(i)}
 		if cmd, found := lookPathOnce(argv[0], env, workDir); found {
-			script := fmt.Sprintf("export SLURM_PROCID=%d SLURM_LOCALID=%d SLURM_TASK_PID=$$; exec \"$@\"", rank, i)
-			t.Argv = append([]string{"/bin/sh", "-c", script, "slurmstepd-" + l.NodeName, cmd}, argv[1:]...)
+			t.Argv = append([]string{cmd}, argv[1:]...)
 		} else {
 			t.Argv = append([]string(nil), argv...)
 		}
@@ -363,38 +361,6 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []*io.PipeWr
 		spec.Tasks = append(spec.Tasks, t)
 	}
 	return spec, stdin, nil
-}
-
-// readStdin copies srun's Stdin frames into the pipes of the tasks reading it until StdinEOF
-// or the end of the connection.
-func readStdin(conn net.Conn, ws []*io.PipeWriter) {
-	r := stepio.NewReader(conn)
-	defer func() {
-		for _, w := range ws {
-			w.Close()
-		}
-	}()
-	for {
-		f, err := r.Read()
-		if err != nil {
-			return
-		}
-		switch f.Type {
-		case stepio.Stdin:
-			open := ws[:0]
-			for _, w := range ws {
-				if _, err := w.Write(f.Data); err == nil {
-					open = append(open, w) // a task that closed its stdin gets no more
-				}
-			}
-			ws = open
-		case stepio.StdinEOF:
-			for _, w := range ws {
-				w.Close()
-			}
-			ws = nil
-		}
-	}
 }
 
 // lookPath finds cmd as execvp would with the step's PATH; a name with a slash is taken

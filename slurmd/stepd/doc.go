@@ -8,7 +8,9 @@
 //
 // It is a library: the slurmstepd binary and slurmd's use of it live elsewhere, and it has no
 // network protocol (the control socket path is only recorded). It must not import conf/,
-// internal/store or any command or daemon package; it may import compat/.
+// internal/store or any command or daemon package; it may import compat/ and
+// slurmd/taskexec, which forks each task and sets its own variables (SLURM_TASK_PID, its
+// pid; SLURM_PROCID, SLURM_LOCALID) before the task's one exec.
 //
 // # Process tree cleanup
 //

@@ -48,8 +48,8 @@ type StepSpec struct {
 	PreTimeout *PreTimeoutSignal
 
 	// TaskPidEnv names a variable (Slurm's SLURM_TASK_PID) that each task finds set to its
-	// own pid. Go cannot run code between fork and exec, so when set, each task is started
-	// through a /bin/sh shim that exports $$ and execs the task in place (same pid).
+	// own pid: the child writes it into its environment between fork and exec
+	// (slurmd/taskexec), so a task is one exec, as in Slurm.
 	TaskPidEnv string
 
 	// ControlSocket is the path the supervisor will serve; recorded in the state file. Empty:
@@ -100,9 +100,12 @@ type Task struct {
 	Rank    int      // global task id (%t, SLURM_PROCID)
 	LocalID int      // task id on this node (SLURM_LOCALID)
 	Argv    []string // argv[0] is executed as given (a path); ignored for the batch script
-	Stdin   Stdio
-	Stdout  Stdio
-	Stderr  Stdio
+	// Env holds this task's own variables (SLURM_PROCID, SLURM_LOCALID): added to
+	// StepSpec.Env, replacing entries of the same name.
+	Env    []string
+	Stdin  Stdio
+	Stdout Stdio
+	Stderr Stdio
 }
 
 // Stdio says where one of a task's standard streams goes. The zero value is /dev/null.

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/orbit-hpc/orbit/slurmd/taskexec"
 	"golang.org/x/sys/unix"
 )
 
@@ -46,6 +47,9 @@ type task struct {
 func Start(spec StepSpec) (*Step, error) {
 	if err := spec.validate(); err != nil {
 		return nil, err
+	}
+	if !taskexec.Supported {
+		return nil, fmt.Errorf("stepd: %v", taskexec.ErrUnsupported)
 	}
 	c, err := resolveCred(&spec)
 	if err != nil {
@@ -376,9 +380,6 @@ func strerror(err error) string {
 	return err.Error()
 }
 
-// taskPidShim is the shell that exports a task's own pid before exec'ing it (TaskPidEnv).
-const taskPidShim = "/bin/sh"
-
 // fork starts one task. A task that cannot be executed exits with the errno as its exit
 // code after an "execve(): ..." line on its stderr, as a Slurm task does.
 func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
@@ -389,27 +390,19 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 			s.spec.logPrefix(), s.spec.WorkDir, strerror(chdirErr))
 		s.writeStderr(st, msg+msg)
 	}
-	attr := &syscall.ProcAttr{
-		Dir:   cwd,
-		Env:   s.spec.Env,
-		Files: []uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()},
-		Sys:   &syscall.SysProcAttr{Setsid: true},
-	}
+	// One fork and one exec per task, as in Slurm: taskexec sets the task's own variables
+	// (TaskPidEnv to its pid, Task.Env) in the child (see slurmd/taskexec).
+	p := &taskexec.Proc{Path: t.Argv[0], Argv: t.Argv, Env: s.spec.Env, Extra: t.Env, PidVar: s.spec.TaskPidEnv,
+		Dir: cwd, Files: [3]uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()}, Setsid: true}
 	if s.cred.drop {
-		attr.Sys.Credential = &syscall.Credential{Uid: s.cred.uid, Gid: s.cred.gid, Groups: s.cred.groups}
+		p.Cred = &taskexec.Cred{UID: s.cred.uid, GID: s.cred.gid, Groups: s.cred.groups}
 	}
 	for n := range st.pipes {
 		if st.pipes[n] != nil {
 			t.pipes = append(t.pipes, st.pipes[n])
 		}
 	}
-	path, argv := t.Argv[0], t.Argv
-	if name := s.spec.TaskPidEnv; name != "" {
-		path, argv = taskPidShim, append([]string{taskPidShim, "-c", "export " + name + "=$$; exec \"$@\"", s.spec.logPrefix()}, t.Argv...)
-	}
-	pid, ch, err := forkRegistered(func() (int, error) {
-		return syscall.ForkExec(path, argv, attr)
-	})
+	pid, ch, err := forkRegistered(func() (int, error) { return taskexec.Start(p) })
 	if err != nil {
 		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], strerror(err)))
 		code := 1

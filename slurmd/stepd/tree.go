@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -179,12 +180,50 @@ func (s *Step) nothingLeft() bool {
 			return false
 		}
 	}
-	// With reg locked nothing is forked or reaped meanwhile: every registered pid is a child
-	// (alive or not yet reaped), so as many children as registered pids means no other.
-	reg.Lock()
-	defer reg.Unlock()
-	kids, ok := countChildren()
-	return ok && kids == len(reg.waiters)
+	return noStrayChildSince(time.Now())
+}
+
+// A wave of shares ending together (a wide step of `true`) would each read every thread's
+// children list, itself as long as the tasks still running: n² work. A check begun after a
+// share's own checks answers for it just as well (it needs "no stray child at some moment
+// after"), so requests share one, as tree walks share /proc snapshots.
+var strays struct {
+	sync.Mutex
+	cond    *sync.Cond
+	running bool
+	start   time.Time // when the last check began
+	none    bool      // its answer
+}
+
+func init() { strays.cond = sync.NewCond(&strays.Mutex) }
+
+// noStrayChildSince reports whether a check begun at or after t found that this process had
+// no child this package did not start.
+func noStrayChildSince(t time.Time) bool {
+	strays.Lock()
+	defer strays.Unlock()
+	for {
+		if !strays.start.IsZero() && !strays.start.Before(t) && !strays.running {
+			return strays.none
+		}
+		if !strays.running {
+			strays.running = true
+			strays.Unlock()
+			start := time.Now()
+			// With reg locked nothing is forked or reaped meanwhile: every registered pid
+			// is a child (alive or not yet reaped), so as many children as registered pids
+			// means no other.
+			reg.Lock()
+			kids, ok := countChildren()
+			none := ok && kids == len(reg.waiters)
+			reg.Unlock()
+			strays.Lock()
+			strays.start, strays.none, strays.running = start, none, false
+			strays.cond.Broadcast()
+			continue
+		}
+		strays.cond.Wait()
+	}
 }
 
 // countChildren counts this process's children from /proc/self/task/*/children (a child

@@ -6,7 +6,9 @@
 // status when it ends (output may follow an exit: srun reads until the node closes); srun
 // sends its stdin to the nodes of the tasks that read it. The node end is the step's
 // slurmstepd, so the stream outlives a slurmd restart. One connection carries every task
-// of a node, so frames name the task (its global rank).
+// of a node, so frames name the task (its global rank); a slurmstepd running several
+// nodes' shares of the step (an emulating slurmd) carries them all on one connection
+// (Join, Done; mux.go), so srun accepts one connection per slurmstepd, not per node.
 //
 // A frame is: type (1 byte), rank (uint32), length (uint32), then length bytes, big-endian.
 //
@@ -32,6 +34,13 @@ const (
 	Stdin    byte = 5 // srun → node: input for task rank
 	StdinEOF byte = 6 // srun → node: end of input
 	Failed   byte = 7 // node → srun: the tasks could not start; data is the reason
+	// Join says the connection also carries node id rank's tasks (a slurmstepd running
+	// several nodes' shares of the step connects once: Hello for the first node, Join for
+	// each other one; see Mux). Data is empty.
+	Join byte = 8
+	// Done says node id rank's share has ended: srun treats it as it treats the end of a
+	// one-node connection (tasks of the node without an Exit are lost). Data is empty.
+	Done byte = 9
 )
 
 // MaxData bounds one frame's data, so a peer cannot make the other allocate without limit.
@@ -117,7 +126,7 @@ func (r *Reader) Read() (Frame, error) {
 		return Frame{}, err
 	}
 	f := Frame{Type: h[0], Rank: binary.BigEndian.Uint32(h[1:])}
-	if f.Type < Hello || f.Type > Failed {
+	if f.Type < Hello || f.Type > Done {
 		return Frame{}, fmt.Errorf("%w: unknown type %d", ErrFrame, f.Type)
 	}
 	n := binary.BigEndian.Uint32(h[5:])

@@ -14,6 +14,8 @@ func TestRoundTrip(t *testing.T) {
 		{Type: Stderr, Rank: 12, Data: []byte{}},
 		{Type: Exit, Rank: 7, Data: ExitData(9)},
 		{Type: StdinEOF, Rank: 0, Data: []byte{}},
+		{Type: Join, Rank: 4, Data: []byte{}},
+		{Type: Done, Rank: 4, Data: []byte{}},
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
@@ -82,6 +84,8 @@ func FuzzRead(f *testing.F) {
 	w := NewWriter(&buf)
 	w.Write(Hello, 0, []byte("k"))
 	w.Write(Exit, 2, ExitData(256))
+	w.Write(Join, 5, nil)
+	w.Write(Done, 5, nil)
 	f.Add(buf.Bytes())
 	f.Add([]byte{Stdout, 0, 0, 0, 1, 0, 0, 0, 2, 'h', 'i'})
 	f.Add([]byte{})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,7 +142,9 @@ func allIdle(b *testing.B, c *cluster.Cluster) bool {
 }
 
 // BenchmarkSrunWide runs `srun -N$N true` (a new allocation each time, one task per node of
-// 1 CPU) as a user would, the whole process from start to exit.
+// 1 CPU) as a user would, the whole process from start to exit. Besides the wall time it
+// reports the CPU time of srun, of slurmd, and of the slurmstepd with its tasks: on a loaded
+// machine the CPU figures say where a launch's work goes when the wall time cannot.
 func BenchmarkSrunWide(b *testing.B) {
 	const widest = 2048
 	c, _ := startScale(b, widest, "")
@@ -153,7 +156,9 @@ func BenchmarkSrunWide(b *testing.B) {
 	for _, n := range []int{512, widest} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			var srunCPU time.Duration // srun's own CPU time: its share of the launch
+			var slurmdCPU, stepdCPU time.Duration
 			for i := 0; i < b.N; i++ {
+				d0, s0 := slurmdsCPU(b, c)
 				cmd := exec.Command(srun, "-N"+strconv.Itoa(n), "true")
 				cmd.Env, cmd.Dir = env, c.WorkDir
 				var o, e bytes.Buffer
@@ -182,13 +187,51 @@ func BenchmarkSrunWide(b *testing.B) {
 						b.Fatalf("nodes not IDLE again after srun -N%d within %v", n, bound)
 					}
 				}
+				d1, s1 := slurmdsCPU(b, c)
+				slurmdCPU += d1 - d0
+				stepdCPU += s1 - s0
 				b.StartTimer()
 			}
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/srun")
 			b.ReportMetric(srunCPU.Seconds()/float64(b.N), "srun-cpu-s/srun")
+			b.ReportMetric(slurmdCPU.Seconds()/float64(b.N), "slurmd-cpu-s/srun")
+			// The slurmstepd and the tasks it reaped, counted once slurmd reaped the stepd
+			// (the nodes are IDLE only after the step's share ended everywhere).
+			b.ReportMetric(stepdCPU.Seconds()/float64(b.N), "stepd+tasks-cpu-s/srun")
 		})
 	}
 }
+
+// slurmdsCPU is the CPU time of the cluster's slurmd processes, and of their reaped children
+// (each step's slurmstepd, with the tasks it reaped), from /proc/PID/stat.
+func slurmdsCPU(b *testing.B, c *cluster.Cluster) (self, children time.Duration) {
+	files, _ := filepath.Glob(filepath.Join(c.Dir, "run", "slurmd*.pid"))
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(text)) + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the command's closing parenthesis: state is field 3, utime 14.
+		rest := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(rest) < 15 {
+			continue
+		}
+		tick := func(i int) time.Duration {
+			v, _ := strconv.ParseInt(rest[i-3], 10, 64)
+			return time.Duration(v) * time.Second / clockTicks
+		}
+		self += tick(14) + tick(15)
+		children += tick(16) + tick(17)
+	}
+	return self, children
+}
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat's times (100 on Linux).
+const clockTicks = 100
 
 // clip is the start and the end of a long text.
 func clip(s string) string {

@@ -1,0 +1,219 @@
+//go:build linux && cgo
+
+package taskexec
+
+/*
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+// The soft RLIMIT_NOFILE this process started with: the Go runtime raises it to the hard
+// limit during its initialisation (after C constructors run), and restores it in children it
+// forks itself; tasks started here get it back the same way.
+static struct rlimit orbit_taskexec_nofile;
+static int orbit_taskexec_have_nofile;
+
+__attribute__((constructor)) static void orbit_taskexec_init(void) {
+	if (getrlimit(RLIMIT_NOFILE, &orbit_taskexec_nofile) == 0)
+		orbit_taskexec_have_nofile = 1;
+}
+
+struct orbit_spawn {
+	const char *path;
+	char *const *argv;
+	char *const *envp;
+	const char *dir;      // NULL: stay
+	int fds[3];
+	int setsid;
+	int setcred;
+	unsigned int uid, gid;
+	int ngroups;
+	const gid_t *groups;
+	char *pidslot;        // NULL, or room for the pid's digits and a NUL
+	volatile int err;     // the child's errno when setup or exec failed
+};
+
+// orbit_taskexec_child runs in the child, on its own stack, sharing the parent's memory until
+// it execs: only system calls, no allocation, no locks.
+static int orbit_taskexec_child(void *arg) {
+	struct orbit_spawn *s = arg;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL); // glibc's internal signals refuse: harmless
+	}
+	if (s->setsid && setsid() < 0)
+		goto fail;
+	if (s->setcred) {
+		// Raw system calls: glibc's wrappers would ask every thread of the (shared) parent
+		// to change its credentials too.
+		if (syscall(SYS_setgroups, s->ngroups, s->groups) < 0)
+			goto fail;
+		if (syscall(SYS_setgid, s->gid) < 0)
+			goto fail;
+		if (syscall(SYS_setuid, s->uid) < 0)
+			goto fail;
+	}
+	if (s->dir != NULL && chdir(s->dir) < 0)
+		goto fail;
+	int fd[3];
+	for (int i = 0; i < 3; i++) {
+		fd[i] = s->fds[i];
+		if (fd[i] < 3) { // move out of the way of the dup2s below
+			fd[i] = fcntl(fd[i], F_DUPFD_CLOEXEC, 3);
+			if (fd[i] < 0)
+				goto fail;
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		if (dup2(fd[i], i) < 0)
+			goto fail;
+	}
+	if (orbit_taskexec_have_nofile)
+		setrlimit(RLIMIT_NOFILE, &orbit_taskexec_nofile);
+	if (s->pidslot != NULL) {
+		char digits[24];
+		long pid = syscall(SYS_getpid);
+		int n = 0;
+		do {
+			digits[n++] = '0' + pid % 10;
+			pid /= 10;
+		} while (pid > 0 && n < 20);
+		for (int i = 0; i < n; i++)
+			s->pidslot[i] = digits[n - 1 - i];
+		s->pidslot[n] = 0;
+	}
+	sigset_t none;
+	sigemptyset(&none);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, _NSIG / 8);
+	execve(s->path, s->argv, s->envp);
+fail:
+	s->err = errno;
+	_exit(127);
+}
+
+// orbit_taskexec_spawn starts the child and returns its pid, or -errno when it could not be
+// started or set up (the failed child is reaped here).
+static int orbit_taskexec_spawn(struct orbit_spawn *s) {
+	enum { stackSize = 64 * 1024 };
+	char *stack = malloc(stackSize);
+	if (stack == NULL)
+		return -ENOMEM;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->err = 0;
+	int pid = clone(orbit_taskexec_child, stack + stackSize, CLONE_VM | CLONE_VFORK | SIGCHLD, s);
+	int cerr = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(stack);
+	if (pid < 0)
+		return -cerr;
+	if (s->err != 0) {
+		int e = s->err;
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return -e;
+	}
+	return pid;
+}
+*/
+import "C"
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// Start starts p and returns its pid. An error is the errno of the step that failed
+// (setsid, the credential change, chdir, the streams or execve): no process is left then.
+// The caller waits for the child (it is a child of this process, SIGCHLD on exit).
+func Start(p *Proc) (int, error) {
+	l, err := pack(p)
+	if err != nil {
+		return 0, err
+	}
+	ptr := unsafe.Sizeof(uintptr(0))
+	nptr := len(l.argv) + 1 + len(l.envp) + 1
+	groups := 0
+	if p.Cred != nil {
+		groups = len(p.Cred.Groups)
+	}
+	// One C allocation: the pointer arrays, the groups, then the strings.
+	head := uintptr(nptr)*ptr + uintptr(groups)*4
+	head = (head + ptr - 1) &^ (ptr - 1)
+	mem := C.malloc(C.size_t(head + uintptr(len(l.block)) + 1))
+	if mem == nil {
+		return 0, syscall.ENOMEM
+	}
+	defer C.free(mem)
+	s := (*C.struct_orbit_spawn)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_orbit_spawn{}))))
+	if s == nil {
+		return 0, syscall.ENOMEM
+	}
+	defer C.free(unsafe.Pointer(s))
+	base := unsafe.Pointer(uintptr(mem) + head)
+	copy(unsafe.Slice((*byte)(base), len(l.block)), l.block)
+	str := func(off int) *C.char { return (*C.char)(unsafe.Add(base, off)) }
+	ptrs := unsafe.Slice((**C.char)(mem), nptr)
+	for i, off := range l.argv {
+		ptrs[i] = str(off)
+	}
+	ptrs[len(l.argv)] = nil
+	envp := ptrs[len(l.argv)+1:]
+	for i, off := range l.envp {
+		envp[i] = str(off)
+	}
+	envp[len(l.envp)] = nil
+
+	s.path = str(0)
+	s.argv = &ptrs[0]
+	s.envp = &envp[0]
+	if p.Dir != "" {
+		d := C.CString(p.Dir)
+		defer C.free(unsafe.Pointer(d))
+		s.dir = d
+	}
+	for i, fd := range p.Files {
+		s.fds[i] = C.int(fd)
+	}
+	if p.Setsid {
+		s.setsid = 1
+	}
+	if c := p.Cred; c != nil {
+		s.setcred, s.uid, s.gid, s.ngroups = 1, C.uint(c.UID), C.uint(c.GID), C.int(len(c.Groups))
+		if len(c.Groups) > 0 {
+			g := unsafe.Slice((*C.gid_t)(unsafe.Add(mem, uintptr(nptr)*ptr)), len(c.Groups))
+			for i, id := range c.Groups {
+				g[i] = C.gid_t(id)
+			}
+			s.groups = &g[0]
+		}
+	}
+	if l.pidSlot >= 0 {
+		s.pidslot = str(l.pidSlot)
+	}
+	// As syscall.ForkExec: no other goroutine creates a descriptor without close-on-exec
+	// while the child could inherit it.
+	syscall.ForkLock.Lock()
+	pid := C.orbit_taskexec_spawn(s)
+	syscall.ForkLock.Unlock()
+	if pid < 0 {
+		return 0, syscall.Errno(-pid)
+	}
+	return int(pid), nil
+}
+
+// Supported says Start can start tasks in this build.
+const Supported = true
