@@ -19,9 +19,11 @@ import (
 )
 
 // handleLaunchBatch starts a job's batch script: authorize the caller, check the launch
-// credential, then start slurmstepd and reply once the script runs.
+// credential, then start slurmstepd and reply once the script runs, or once the launch is
+// the slurmstepd's when it starts slowly (awaitSlowStart).
 func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any, error) {
 	m := req.Body.(*wire.LaunchBatchJob)
+	d.log.Debug("batch launch received", "job", m.JobID, "node", m.NodeName)
 	if !d.privileged(req) {
 		d.log.Warn("launch refused: caller is not root or SlurmUser", "uid", req.Identity.UID, "job", m.JobID)
 		return nil, wire.NewError(wire.ErrnoAccessDenied)
@@ -62,10 +64,11 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 	delete(d.killed, m.JobID) // an earlier incarnation's record, if any: this one runs
 	d.starting[m.JobID] = true
 	d.mu.Unlock()
+	handedOff := false // a slow start is finished by awaitSlowStart, which then clears starting
 	defer func() {
-		d.mu.Lock()
-		delete(d.starting, m.JobID)
-		d.mu.Unlock()
+		if !handedOff {
+			d.doneStarting(m.JobID)
+		}
 	}()
 	// A running slurmstepd first, its done marker second: a slurmstepd ending now writes the
 	// marker before it removes its state file, so in this order one of the two checks sees
@@ -85,18 +88,66 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 	if err := d.batchProlog(h, m); err != nil { // prolog.go
 		return nil, err
 	}
-	if err := d.startStepd(ctx, h, m); err != nil {
+	slow, err := d.startStepd(ctx, h, m)
+	if err != nil {
 		d.log.Error("batch launch failed", "job", m.JobID, "node", m.NodeName, "err", err)
 		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: %v", err)
 	}
+	if slow != nil {
+		handedOff = true
+		go d.awaitSlowStart(m, slow)
+		return nil, nil
+	}
+	d.endIfKilled(m)
+	return nil, nil
+}
+
+// doneStarting ends the launch guard of job: a repeated launch is judged by its slurmstepd's
+// state file from now on.
+func (d *Daemon) doneStarting(job uint32) {
+	d.mu.Lock()
+	delete(d.starting, job)
+	d.mu.Unlock()
+}
+
+// endIfKilled ends a batch step terminated while its slurmstepd was starting; the step then
+// reports its end as usual.
+func (d *Daemon) endIfKilled(m *wire.LaunchBatchJob) {
 	d.mu.Lock()
 	k, killed := d.wasKilled(m.JobID, m.Restarts, time.Now())
 	d.mu.Unlock()
 	if killed {
-		// Terminated while its slurmstepd was starting: end it now; it reports as usual.
 		d.terminate(m.NodeName, m.JobID, k.timedOut)
 	}
-	return nil, nil
+}
+
+// slowStart is a slurmstepd that had not started its batch script when the launch was
+// acknowledged, with the read end of its readiness pipe.
+type slowStart struct {
+	pid   int
+	ready *os.File
+}
+
+// awaitSlowStart finishes a launch acknowledged before its script ran: a user's login
+// environment (--get-user-env, --export=NONE) may take a login shell seconds to print, up to
+// the 120 s Slurm allows it, and a loaded node starts slowly. Slurm's slurmd, too, answers a
+// batch launch before the job starts and reports a failure afterwards as the job's
+// completion (_launch_job_fail); so does this. The job stays "starting" meanwhile, so a
+// repeated launch never starts it twice and a terminate ends it once it runs.
+func (d *Daemon) awaitSlowStart(m *wire.LaunchBatchJob, s *slowStart) {
+	defer d.doneStarting(m.JobID)
+	d.log.Info("launch acknowledged; slurmstepd is still starting the batch script", "job", m.JobID, "node", m.NodeName, "stepd_pid", s.pid)
+	s.ready.SetReadDeadline(time.Time{})
+	err := stepdlaunch.ReadReady(s.ready) // the stepd answers or exits: the pipe has no other writer
+	s.ready.Close()
+	if err != nil {
+		d.log.Error("batch launch failed", "job", m.JobID, "node", m.NodeName, "err", err)
+		d.reportScript(wire.MsgBatchJobComplete, &wire.BatchJobComplete{JobID: m.JobID, NodeName: m.NodeName,
+			LaunchFailed: true, Text: "Slurmd could not execve job: " + err.Error()}) // prolog.go
+		return
+	}
+	d.log.Info("launched batch job", "job", m.JobID, "node", m.NodeName, "uid", m.UserID, "stepd_pid", strconv.Itoa(s.pid))
+	d.endIfKilled(m)
 }
 
 // launchChecked, set only by tests (export_test.go), runs between a batch launch's two
@@ -116,8 +167,8 @@ func (d *Daemon) liveBatch(h *hosted, job uint32) *stepd.State {
 }
 
 // startStepd writes the launch file, starts slurmstepd in its own session and waits for it
-// to say the script runs.
-func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJob) error {
+// to say the script runs. A slurmstepd still starting by then is returned as a slowStart.
+func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJob) (*slowStart, error) {
 	cfg := d.cfg
 	b := &stepdlaunch.Batch{
 		Msg: *m, NodeName: h.node.Name, Spool: h.spool, ConfPath: d.opts.ConfPath, KeyPath: d.keyPath,
@@ -144,26 +195,29 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 	}
 	path := stepdlaunch.Path(h.spool, m.JobID)
 	if err := stepdlaunch.Write(path, b); err != nil {
-		return err
+		return nil, err
 	}
 	cmd, r, err := d.spawnStepd("--batch", path, h.node.Name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer r.Close()
-	deadline := time.Now().Add(d.timeout)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-		deadline = dl
+	// Half the message timeout, and never past the caller's own deadline less a tenth of
+	// it, so the acknowledgement of a slow start reaches the controller before it gives up.
+	deadline := time.Now().Add(d.timeout / 2)
+	if dl, ok := ctx.Deadline(); ok && dl.Add(-d.timeout/10).Before(deadline) {
+		deadline = dl.Add(-d.timeout / 10)
 	}
 	r.SetReadDeadline(deadline)
-	if err := stepdlaunch.ReadReady(r); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("slurmstepd (pid %d) did not start the script in time", cmd.Process.Pid)
-		}
-		return err
+	err = stepdlaunch.ReadReady(r)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &slowStart{pid: cmd.Process.Pid, ready: r}, nil
+	}
+	r.Close()
+	if err != nil {
+		return nil, err
 	}
 	d.log.Info("launched batch job", "job", m.JobID, "node", h.node.Name, "uid", m.UserID, "stepd_pid", strconv.Itoa(cmd.Process.Pid))
-	return nil
+	return nil, nil
 }
 
 // spawnStepd starts `slurmstepd MODE LAUNCH_FILE` for node in its own session (it outlives
@@ -182,7 +236,11 @@ func (d *Daemon) spawnStepd(mode, path, node string) (*exec.Cmd, *os.File, error
 	if d.opts.Debug && d.opts.LogFile == "" {
 		cmd.Stderr = os.Stderr
 	}
-	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + node}
+	// One P: a stepd mostly waits (for its tasks, on pipes and sockets), and a single P
+	// spares each short-lived stepd the extra threads, their spinning and their TLB
+	// shootdowns, which cost more CPU than a `true` job itself. The tasks never see this
+	// environment (the stepd builds theirs from the launch).
+	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + node, "GOMAXPROCS=1"}
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		r.Close()

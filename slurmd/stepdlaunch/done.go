@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,29 +33,59 @@ func MarkDone(spool string, job, restarts uint32) error {
 }
 
 // Done reports whether incarnation restarts of job (or a later one) ended here within
-// DoneMemory; markers older than that are removed as it goes, so the folder stays small.
+// DoneMemory. It reads the folder's names only and looks at the times of this job's markers:
+// a launch must not cost a stat per job the node ran lately. Markers older than DoneMemory
+// are removed as it goes, at most once per pruneEvery per folder, so the folder stays small.
 func Done(spool string, job, restarts uint32, now time.Time) bool {
 	dir := filepath.Join(spool, "done")
-	ents, err := os.ReadDir(dir)
+	f, err := os.Open(dir)
 	if err != nil {
 		return false
 	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	prune := pruneDue(dir, now)
 	done := false
-	for _, e := range ents {
-		info, err := e.Info()
+	for _, name := range names {
+		j, r, ok := strings.Cut(name, ".")
+		jid, err1 := strconv.ParseUint(j, 10, 32)
+		rs, err2 := strconv.ParseUint(r, 10, 32)
+		mine := ok && err1 == nil && err2 == nil && uint32(jid) == job && uint32(rs) >= restarts
+		if !mine && !prune {
+			continue
+		}
+		info, err := os.Lstat(filepath.Join(dir, name))
 		if err != nil {
 			continue
 		}
 		if now.Sub(info.ModTime()) > DoneMemory {
-			os.Remove(filepath.Join(dir, e.Name()))
+			os.Remove(filepath.Join(dir, name))
 			continue
 		}
-		j, r, ok := strings.Cut(e.Name(), ".")
-		jid, err1 := strconv.ParseUint(j, 10, 32)
-		rs, err2 := strconv.ParseUint(r, 10, 32)
-		if ok && err1 == nil && err2 == nil && uint32(jid) == job && uint32(rs) >= restarts {
-			done = true
-		}
+		done = done || mine
 	}
 	return done
+}
+
+// pruneEvery is how often Done sweeps a folder for expired markers.
+const pruneEvery = DoneMemory / 10
+
+// pruned records when each done folder was last swept (one slurmd serves many spools).
+var pruned struct {
+	sync.Mutex
+	at map[string]time.Time
+}
+
+// pruneDue says whether dir is due for a sweep of expired markers, and if so records now.
+func pruneDue(dir string, now time.Time) bool {
+	pruned.Lock()
+	defer pruned.Unlock()
+	if last, ok := pruned.at[dir]; ok && now.Sub(last) < pruneEvery && !now.Before(last) {
+		return false
+	}
+	if pruned.at == nil {
+		pruned.at = map[string]time.Time{}
+	}
+	pruned.at[dir] = now
+	return true
 }

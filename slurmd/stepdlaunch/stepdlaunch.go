@@ -173,7 +173,7 @@ func readLine(r io.Reader) (string, error) {
 	case line != "":
 		return line, errors.New(line)
 	case err != nil && err != io.EOF:
-		return "", fmt.Errorf("slurmstepd: reading its status: %v", err)
+		return "", fmt.Errorf("slurmstepd: reading its status: %w", err)
 	}
 	return "", nil
 }
