@@ -78,6 +78,7 @@ type Controller struct {
 	kick      chan struct{} // wake: a change that may let a job start (sched_loop.go)
 	batchKick chan struct{} // wakeBatch: batch submits, which may wait (batch_sched_delay)
 	pace      schedPacing   // SchedulerParameters' pacing of the loop (sched_params.go)
+	cycles    cycleWaiters  // handlers waiting for the next scheduling cycle (sched_loop.go)
 	agent     chan agentTask
 
 	names nameCache
@@ -95,7 +96,7 @@ type Controller struct {
 	stats  ctldStats   // sdiag's statistics (stats.go)
 	epilog epilogWait  // COMPLETING jobs waiting for their nodes' epilogs (epilog_wait.go)
 	plug   schedPlugin // the scheduler plugin and what it was last sent (sched_cycle.go)
-	// jobCache holds each job's packed JobInfo until its record changes (job_info_cache.go).
+	// jobCache sizes the packed job-info replies (job_info_cache.go).
 	jobCache jobInfoCache
 	prios    priorityState // priority/multifactor's factors and recalculation (priority.go)
 	reconf   reconfState   // scontrol reconfigure and SIGHUP (reconfigure.go)
@@ -144,7 +145,6 @@ func New(opts Options) (*Controller, error) {
 		slurmUID: lookupUID(cfg.SlurmUser),
 		trackMem: memoryTracked(cfg.SelectTypeParameters),
 		interval: opts.SchedInterval,
-		jobCache: jobInfoCache{jobs: map[uint32]*packedJob{}},
 		prios: priorityState{factors: map[uint32]jobFactors{}, computed: map[uint32]uint32{},
 			held: map[uint32]bool{}, direct: map[uint32]bool{}},
 		t:         newTables(cfg),

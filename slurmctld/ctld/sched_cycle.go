@@ -44,7 +44,9 @@ func (p *schedPlugin) close(log *slog.Logger) {
 //     entries are logged and dropped. Reasons and reservations are kept in memory.
 //
 // A plugin that fails or misses its deadline makes no plan this cycle: jobs wait with their
-// reasons, and the next cycle resyncs (the host restarts a dead plugin).
+// reasons, and the next cycle resyncs (the host restarts a dead plugin). A cycle with no
+// pending job still calls it: a plan may expand or shrink running jobs, and a dead plugin
+// is noticed and restarted.
 func (c *Controller) planCycle() {
 	now := c.now().Unix()
 	c.mu.RLock()

@@ -1,7 +1,9 @@
 package ctld
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -57,8 +59,10 @@ func (c *Controller) schedLoop() {
 					lastBatch = start
 				}
 				urgent, batch = false, false
+				served := c.cycles.begin()
 				c.recalcPriorities()
 				c.stats.cycle(c, c.planCycle) // the plugin's plan, verified (sched_cycle.go); sdiag's statistics
+				c.cycles.end(served)
 				lastEnd = time.Now()
 				lastTook = lastEnd.Sub(start)
 				continue
@@ -76,6 +80,57 @@ func (c *Controller) schedLoop() {
 		case <-timerC:
 			timer, timerC = nil, nil
 		}
+	}
+}
+
+// cycleWaiters lets a handler wait for the end of the next scheduling cycle, one that
+// starts after it asked: an srun or salloc allocation is answered once the cycle that can
+// start it has run (Slurm's allocate RPC starts the job itself when resources are free), so
+// the command finds it running on its first look instead of polling on a timer.
+type cycleWaiters struct {
+	mu   sync.Mutex
+	next chan struct{} // closed at the end of the next cycle to start; nil: nobody waits
+}
+
+// nextEnd returns a channel closed when a cycle that starts after this call has ended.
+func (w *cycleWaiters) nextEnd() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.next == nil {
+		w.next = make(chan struct{})
+	}
+	return w.next
+}
+
+// begin marks the start of a cycle: it takes the waiters registered before it.
+func (w *cycleWaiters) begin() chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ch := w.next
+	w.next = nil
+	return ch
+}
+
+// end releases the waiters begin took.
+func (w *cycleWaiters) end(ch chan struct{}) {
+	if ch != nil {
+		close(ch)
+	}
+}
+
+// awaitCycle wakes the scheduler and waits, at most max (and while ctx lasts), for the end
+// of a cycle that starts after the call: by then a job submitted before the call has been
+// considered and, when it started, its start is durable (launchStarted).
+func (c *Controller) awaitCycle(ctx context.Context, max time.Duration) {
+	done := c.cycles.nextEnd()
+	c.wake()
+	t := time.NewTimer(max)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	case <-ctx.Done():
+	case <-c.ctx.Done():
 	}
 }
 
