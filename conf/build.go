@@ -315,6 +315,9 @@ func (l *loader) expand(pos position, key, expr string) ([]string, bool) {
 	if isPlainName(expr) {
 		return []string{expr}, true
 	}
+	if names, ok := expandRange(nil, expr); ok {
+		return names, true
+	}
 	return l.expandHostlist(pos, key, expr)
 }
 
@@ -323,6 +326,9 @@ func (l *loader) expand(pos position, key, expr string) ([]string, bool) {
 func (l *loader) expandInto(dst []string, pos position, key, expr string) ([]string, bool) {
 	if isPlainName(expr) {
 		return append(dst[:0], expr), true
+	}
+	if names, ok := expandRange(dst, expr); ok {
+		return names, true
 	}
 	return l.expandHostlist(pos, key, expr)
 }

@@ -8,7 +8,9 @@
 // ORBIT_KEYS.md), lines.go (sub-keys of NodeName/PartitionName/NodeSet/DownNodes/FrontendName),
 // values.go (Slurm's number and boolean rules and error texts), build.go, nodes.go,
 // partitions.go, priority.go and orbit.go (typed Config, defaults, derivations, cross-checks), subst.go
-// (%n/%h), show_config.go, gres.go, topology.go, cgroup.go, errors.go.
+// (%n/%h), expand_range.go (the allocation-light path for prefix[ranges] node lists, which
+// every command's slurm.conf load pays on a large cluster), show_config.go, gres.go,
+// topology.go, cgroup.go, errors.go.
 //
 // It may import compat/ and the standard library; it must not import internal/ or any daemon
 // or command package.

@@ -5,6 +5,7 @@ import (
 	"os/user"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,8 +27,11 @@ type ShowConfigRuntime struct {
 }
 
 // showConfigOrder is the order of Slurm 22.05's `scontrol show config` (src/api/config_info.c),
-// upper-case names being run-time values.
-var showConfigOrder = strings.Fields(`
+// upper-case names being run-time values. Split on first use: only `scontrol show config`
+// needs it, and every command loads this package.
+var showConfigOrder = sync.OnceValue(func() []string { return strings.Fields(showConfigNames) })
+
+const showConfigNames = `
 AccountingStorageBackupHost AccountingStorageEnforce AccountingStorageHost
 AccountingStorageExternalHost AccountingStorageParameters AccountingStoragePort
 AccountingStorageTRES AccountingStorageType AccountingStorageUser AccountingStoreFlags
@@ -61,7 +65,7 @@ SuspendExcParts SuspendProgram SuspendRate SuspendTime SuspendTimeout SwitchPara
 TaskEpilog TaskPlugin TaskPluginParam TaskProlog TCPTimeout TmpFS TopologyParam TopologyPlugin
 TrackWCKey TreeWidth UsePam UnkillableStepProgram UnkillableStepTimeout VSizeFactor WaitTime
 X11Parameters
-`)
+`
 
 // ShowConfig renders the configuration as `scontrol show config` prints it: a header, one
 // "Key = value" line per key (names padded to 23 columns), a blank line and the controller
@@ -70,7 +74,7 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Configuration data as of %s\n", rt.DataAsOf.Format("2006-01-02T15:04:05"))
 	line := func(k, v string) { fmt.Fprintf(&b, "%-23s = %s\n", k, v) }
-	for _, name := range showConfigOrder {
+	for _, name := range showConfigOrder() {
 		switch name {
 		case "BOOT_TIME":
 			line(name, rt.BootTime.Format("2006-01-02T15:04:05"))

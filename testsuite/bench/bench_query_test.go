@@ -330,8 +330,13 @@ func BenchmarkQueryStart(b *testing.B) {
 		{"squeue_j", []string{"squeue", "-j", one}, "", 2},
 		{"sinfo", []string{"sinfo"}, "", 2}, // header, debug idle n[1-4]
 		{"scontrol_show_job_id", []string{"scontrol", "show", "job", one}, "JobId=" + one + " ", 1},
+		{"squeue_j_conf20k", []string{"squeue", "-j", one}, "", 2},
 	} {
 		bin := testbin.Path(b, q.args[0])
+		env := env
+		if strings.HasSuffix(q.name, "_conf20k") {
+			env = append(env, "SLURM_CONF="+conf20k(b, c.ConfPath))
+		}
 		b.Run(q.name, func(b *testing.B) {
 			// The Go start is measured afresh beside each command, as the load changes.
 			goMin := minCPU(b, 5, empty, env, c.WorkDir)
@@ -342,6 +347,35 @@ func BenchmarkQueryStart(b *testing.B) {
 			b.ReportMetric(ms(least)/(ms(goMin)+1), "floor-ratio")
 		})
 	}
+}
+
+// conf20k writes, beside the cluster's slurm.conf (where the commands find slurm.key), a
+// copy describing a 20,000-node site: every command loads slurm.conf whole, so this is the
+// start-up a user of such a site pays. The controller is the same; squeue -j does not care
+// that its nodes differ.
+func conf20k(b *testing.B, confPath string) string {
+	b.Helper()
+	data, err := os.ReadFile(confPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out strings.Builder
+	for _, l := range strings.Split(string(data), "\n") {
+		if k := strings.ToLower(l); !strings.HasPrefix(k, "nodename=") && !strings.HasPrefix(k, "partitionname=") {
+			out.WriteString(l + "\n")
+		}
+	}
+	out.WriteString("NodeName=DEFAULT Sockets=2 CoresPerSocket=16 ThreadsPerCore=2 RealMemory=256000 State=UNKNOWN\n")
+	for r := 0; r < 20; r++ {
+		fmt.Fprintf(&out, "NodeName=cn[%05d-%05d] NodeAddr=10.%d.[0-3].[0-249] Feature=rack%02d,ib\n", r*1000, r*1000+999, r, r)
+	}
+	out.WriteString("PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n")
+	out.WriteString("PartitionName=half Nodes=cn[00000-09999] MaxTime=INFINITE State=UP\n")
+	p := filepath.Join(filepath.Dir(confPath), "slurm-20k.conf")
+	if err := os.WriteFile(p, []byte(out.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 // minCPU runs the argument-less program bin n times outside the benchmark's count and returns
