@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"os/user"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/format"
+	"github.com/orbit-hpc/orbit/compat/memsize"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -109,6 +112,12 @@ func jobValues(cols []format.SacctColumn, j *wire.AcctJob, now time.Time, parsab
 			}
 		case "AllocCPUS", "NCPUS":
 			v = num(uint64(j.AllocCPUs))
+		case "AllocTRES":
+			if s := jobTRESText(j, true); s != "" {
+				v = text(s)
+			}
+		case "ReqTRES":
+			v = text(jobTRESText(j, false))
 		case "AllocNodes":
 			v = num(uint64(j.NNodes))
 			if j.AllocCPUs == 0 {
@@ -252,4 +261,33 @@ func stepValues(cols []format.SacctColumn, j *wire.AcctJob, s *wire.AcctStep, no
 // tell from the record, so Orbit prints 0 there too. A step's ReqTRES is blank in Slurm.
 func stepAllocTRES(s *wire.AcctStep) string {
 	return "cpu=" + strconv.FormatUint(uint64(s.CPUs), 10) + ",mem=0,node=" + strconv.FormatUint(uint64(s.NNodes), 10)
+}
+
+// jobTRESText is a job's AllocTRES (alloc) or ReqTRES as sacct prints them: the TRES of
+// tres_alloc_str / tres_req_str (cpu, mem, node, billing and the tracked GRES, as jobTRES
+// counts them for --json) named and sorted by name, as slurmdb_make_tres_string_from_simple
+// lists them ("billing=2,cpu=2,gres/gpu=1,mem=1000M,node=1"); memory in convert_num_unit's
+// exact form. A job that never started has no AllocTRES.
+func jobTRESText(j *wire.AcctJob, alloc bool) string {
+	cpus, nodes, gres := uint64(j.ReqCPUs), uint64(j.ReqNodes), j.GresReqTRES
+	if alloc {
+		if j.AllocCPUs == 0 {
+			return ""
+		}
+		cpus, nodes, gres = uint64(j.AllocCPUs), uint64(j.NNodes), j.GresAllocTRES
+	}
+	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	parts := []string{"billing=" + u(cpus), "cpu=" + u(cpus), "node=" + u(nodes)}
+	if j.ReqMemMiB > 0 {
+		mem := j.ReqMemMiB * nodes
+		if j.ReqMemPerCPU {
+			mem = j.ReqMemMiB * cpus
+		}
+		parts = append(parts, "mem="+memsize.FormatMB(mem))
+	}
+	if gres != "" {
+		parts = append(parts, strings.Split(gres, ",")...)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
 }

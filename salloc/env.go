@@ -72,6 +72,9 @@ func (s *session) allocEnv(info *wire.JobAllocInfo, base []string) []string {
 		put("SLURM_NPROCS", u32(ntasks))
 	}
 	put("SLURM_CLUSTER_NAME", info.ClusterName)
+	for _, kv := range siteEnv(js, base) { // siteopts.go
+		put(kv[0], kv[1])
+	}
 
 	out := make([]string, 0, len(base)+len(order))
 	for _, kv := range base {

@@ -120,6 +120,15 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
 		{js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
 		{js.Constraint != "", "--constraint"}, {js.GetUserEnv, "--get-user-env"},
+		// Site options that change placement: salloc does not check them against the nodes'
+		// shapes as sbatch does (the ones that only travel in the environment are accepted).
+		{js.Site.Hint != "", "--hint"}, {js.Site.NTasksPerCore != jobspec.NoVal, "--ntasks-per-core"},
+		{js.Site.ThreadsPerCore != jobspec.NoVal, "--threads-per-core"},
+		{js.Site.CoresPerSocket != jobspec.NoVal, "--cores-per-socket"},
+		{js.Site.SocketsPerNode != jobspec.NoVal, "--sockets-per-node"},
+		{js.Site.TmpDiskMB != jobspec.NoVal64 && js.Site.TmpDiskMB > 0, "--tmp"},
+		{js.Site.SpreadJob, "--spread-job"}, {js.Site.UseMinNodes, "--use-min-nodes"},
+		{js.Site.ReqSwitch != jobspec.NoVal, "--switches"}, {js.Site.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},
 	} {
 		if c.given {
 			return &compatopts.Error{Stderr: "salloc: error: " + c.name + " is not supported by Orbit's salloc yet\n", ExitCode: 1}

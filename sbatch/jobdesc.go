@@ -62,6 +62,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		MinPower:         js.MinPower,
 		MaxPower:         js.MaxPower,
 	}
+	siteDesc(d, js) // siteopts_env.go
 	if !js.Begin.IsZero() {
 		d.BeginTime = js.Begin.Unix()
 	}
@@ -85,6 +86,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		}
 		d.Command = filepath.Clean(p)
 	}
+	env = setOwnEnv(env, siteOwnEnv(js)) // siteopts_env.go
 	d.Environment = jobEnv(env, js.Export, js.GetUserEnv, layoutEnv(js), js.SubmitDir, host, prioProcess(pid))
 	return d
 }
@@ -115,7 +117,7 @@ func layoutEnv(js *jobspec.JobSpec) []string {
 	if js.NTasksPerNode != jobspec.NoVal {
 		env = append(env, "SLURM_NTASKS_PER_NODE="+u(js.NTasksPerNode))
 	}
-	return env
+	return append(env, siteLayoutEnv(js)...) // siteopts_env.go
 }
 
 // submitHost is the short host name sbatch reports as SLURM_SUBMIT_HOST.

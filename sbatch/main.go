@@ -75,6 +75,9 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sbatch: error: %s\n", jobspec.ErrInvalidGres)
 		return 1 // nothing was sent to the controller
 	}
+	for _, w := range siteWarnings(js, c.Conf) { // siteopts.go
+		io.WriteString(stderr, w)
+	}
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
 		return oe.ExitCode // nothing was sent to the controller

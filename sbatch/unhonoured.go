@@ -45,7 +45,7 @@ func refuseUnhonoured(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 			return &options.Error{Stderr: "sbatch: error: " + c.name + " is not supported by Orbit's sbatch yet\n", ExitCode: 1}
 		}
 	}
-	return nil
+	return refuseSiteOptions(js, cfg) // siteopts.go
 }
 
 // oversubscribes says whether a partition the job may run in (the ones -p names, else the

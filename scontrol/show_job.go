@@ -479,7 +479,8 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(":0:*:* CoreSpec=*")
 	r.nl()
 	if c.details && j.NodeList != "" && !st.IsPending() {
-		r.s("JOB_GRES=(null)")
+		r.s("JOB_GRES=")
+		r.s(nullStr(j.GresTotal))
 		r.nl()
 		c.sprintCPUIDs(r, j)
 	}
@@ -544,6 +545,11 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	}
 	r.nl()
 	r.s("Power=")
+	if j.Gres != "" {
+		r.nl()
+		r.s("TresPerNode=") // --gres, as Slurm keeps it ("gres:gpu:2")
+		r.s(j.Gres)
+	}
 	if j.MailType != 0 && j.MailUser != "" {
 		r.nl()
 		r.s("MailUser=")
@@ -561,7 +567,17 @@ func (c *cli) sprintCPUIDs(r *record, j *wire.JobInfo) {
 	if err != nil || len(names) != len(j.CPUsPerNode) {
 		return
 	}
-	flush := func(group []string, cpus uint32) {
+	var gres []string // each node's GRES= (the controller's GresDetail)
+	if j.GresDetail != "" {
+		gres = strings.Split(j.GresDetail, "|")
+	}
+	gresOf := func(i int) string {
+		if i < len(gres) {
+			return gres[i]
+		}
+		return ""
+	}
+	flush := func(group []string, cpus uint32, g string) {
 		if len(group) == 0 {
 			return
 		}
@@ -569,20 +585,22 @@ func (c *cli) sprintCPUIDs(r *record, j *wire.JobInfo) {
 		if cpus > 1 {
 			ids = fmt.Sprintf("0-%d", cpus-1)
 		}
-		r.f("  Nodes=%s CPU_IDs=%s Mem=0 GRES=", hostlist.Compress(group), ids)
+		r.f("  Nodes=%s CPU_IDs=%s Mem=0 GRES=%s", hostlist.Compress(group), ids, g)
 		r.nl()
 	}
 	var group []string
 	var last uint32
+	lastGres := ""
 	for i, n := range names {
-		if i > 0 && j.CPUsPerNode[i] != last {
-			flush(group, last)
+		// Slurm starts a new line where the CPUs or the GRES differ from the node before.
+		if i > 0 && (j.CPUsPerNode[i] != last || gresOf(i) != lastGres) {
+			flush(group, last, lastGres)
 			group = nil
 		}
 		group = append(group, n)
-		last = j.CPUsPerNode[i]
+		last, lastGres = j.CPUsPerNode[i], gresOf(i)
 	}
-	flush(group, last)
+	flush(group, last, lastGres)
 }
 
 func sortedHostlist(list string) string {

@@ -85,6 +85,16 @@ func (c *cli) sprintNode(n *wire.NodeInfo) string {
 	r.nl()
 	r.f("Gres=%s", nullStr(n.Gres))
 	r.nl()
+	if c.details {
+		// Slurm gathers these only for -d: GresDrain is always N/A in 22.05
+		// (gres_get_node_drain); GresUsed only when the node has GRES state (GresTypes).
+		r.s("GresDrain=N/A")
+		r.nl()
+		if n.GresUsed != "" {
+			r.f("GresUsed=%s", n.GresUsed)
+			r.nl()
+		}
+	}
 	addr := n.Addr
 	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
 		addr = addr[:i] // the controller reports host:port; Slurm shows NodeAddr alone

@@ -191,11 +191,12 @@ func (p *params) matchNode(g *group, n *nodeRec) bool {
 	if f.nodeAddr && !slices.Contains(g.addrs, n.addr) {
 		return false
 	}
-	// Orbit nodes carry no comment, extra text or GRES usage, so those always agree.
+	// Orbit nodes carry no comment or extra text, so those always agree.
 	switch {
 	case f.features && n.Features != r.Features,
 		f.featuresAct && n.Features != r.FeaturesAct,
 		f.gres && n.Gres != r.Gres,
+		f.gresUsed && n.GresUsed != r.GresUsed,
 		f.reason && n.Reason != r.Reason,
 		f.reasonTime && n.ReasonTime != g.reasonTime,
 		f.reasonUser && n.reasonUID != r.ReasonUID,
@@ -235,7 +236,7 @@ func (p *params) update(g *group, n *nodeRec) {
 	switch {
 	case r.NodesTotal == 0:
 		r.NodeState = n.state
-		r.Features, r.FeaturesAct, r.Gres = n.Features, n.Features, n.Gres
+		r.Features, r.FeaturesAct, r.Gres, r.GresUsed = n.Features, n.Features, n.Gres, n.GresUsed
 		r.Reason, r.ReasonUID, g.reasonTime = n.Reason, n.reasonUID, n.ReasonTime
 		r.MinCPUs, r.MaxCPUs = n.CPUs, n.CPUs
 		r.MinSockets, r.MaxSockets = sockets, sockets

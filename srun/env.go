@@ -115,6 +115,26 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	put("SLURM_GTIDS", gtids(ranks))
 	put("SLURM_TOPOLOGY_ADDR", s.Nodes[i])
 	put("SLURM_TOPOLOGY_ADDR_PATTERN", "node")
+	if stepHasGPUs(s) {
+		// The step's GPUs on this node, as Slurm's gres/gpu step_set_env gives them; a step
+		// without GPUs leaves what srun's environment has.
+		gpus := ""
+		if i < len(s.GPUs) {
+			gpus = s.GPUs[i]
+		}
+		for _, name := range stepGPUVars {
+			switch name {
+			case "SLURM_GPUS_ON_NODE":
+				n := 0
+				if gpus != "" {
+					n = strings.Count(gpus, ",") + 1
+				}
+				put(name, strconv.Itoa(n))
+			default:
+				put(name, gpus)
+			}
+		}
+	}
 
 	out := make([]string, 0, len(e.base)+len(order))
 	for _, kv := range e.base {
@@ -133,6 +153,22 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 		out = append(out, k+"="+set[k])
 	}
 	return out
+}
+
+// stepGPUVars are the variables naming a step's GPUs on a node, in the order nodeEnv puts
+// them (the batch step's set, slurmd/slurmstepd/env_batch.go, with SLURM_STEP_GPUS for
+// SLURM_JOB_GPUS).
+var stepGPUVars = []string{"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK",
+	"GPU_DEVICE_ORDINAL", "SLURM_STEP_GPUS", "SLURM_GPUS_ON_NODE"}
+
+// stepHasGPUs says whether step s holds GPU devices (with device files) on any node.
+func stepHasGPUs(s *wire.StepCreateReply) bool {
+	for _, g := range s.GPUs {
+		if g != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func gtids(ranks []uint32) string {

@@ -30,8 +30,18 @@ import (
 const launchParallel = 64
 
 // nodeEnvVars is how many variables at the end of stepEnv.nodeEnv are the node's own
-// (SLURM_NODEID, SLURM_CPUS_ON_NODE, SLURM_GTIDS, SLURM_TOPOLOGY_ADDR and its pattern).
+// (SLURM_NODEID, SLURM_CPUS_ON_NODE, SLURM_GTIDS, SLURM_TOPOLOGY_ADDR and its pattern), in
+// a step without GPUs; nodeEnvCount counts a step's.
 const nodeEnvVars = 5
+
+// nodeEnvCount is how many variables at the end of stepEnv.nodeEnv are the node's own in
+// step s: a step holding GPUs has its devices on each node too (stepGPUVars).
+func nodeEnvCount(s *wire.StepCreateReply) int {
+	if stepHasGPUs(s) {
+		return nodeEnvVars + len(stepGPUVars)
+	}
+	return nodeEnvVars
+}
 
 // launchGroup is the part of a step one slurmd hosts.
 type launchGroup struct {
@@ -56,14 +66,14 @@ func groupByAddr(addrs []string) []*launchGroup {
 }
 
 // launchMany is group g's LaunchTasksMany: common holds what every launch shares, envs[i]
-// node i's full environment, whose last nodeEnvVars entries are the node's own.
-func launchMany(common *wire.LaunchTasks, g *launchGroup, launches []*wire.LaunchTasks, envs [][]string) *wire.LaunchTasksMany {
+// node i's full environment, whose last nodeVars entries are the node's own.
+func launchMany(common *wire.LaunchTasks, g *launchGroup, launches []*wire.LaunchTasks, envs [][]string, nodeVars int) *wire.LaunchTasksMany {
 	m := &wire.LaunchTasksMany{Common: *common}
 	for _, i := range g.nodes {
 		l := launches[i]
 		env := envs[i]
 		m.Nodes = append(m.Nodes, wire.LaunchNode{NodeName: l.NodeName, NodeID: l.NodeID, Ranks: l.Ranks,
-			StepGTIDs: l.StepGTIDs, CPUsOnNode: l.CPUsOnNode, Env: env[len(env)-nodeEnvVars:],
+			StepGTIDs: l.StepGTIDs, CPUsOnNode: l.CPUsOnNode, Env: env[len(env)-nodeVars:],
 			StdOut: l.StdOut, StdErr: l.StdErr, StdIn: l.StdIn})
 	}
 	return m
@@ -76,7 +86,8 @@ func launchMany(common *wire.LaunchTasks, g *launchGroup, launches []*wire.Launc
 func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, common *wire.LaunchTasks,
 	launches []*wire.LaunchTasks, envs [][]string, relay *relay, copts wire.ClientOptions) string {
 	env0 := envs[0]
-	common.Environment = env0[:len(env0)-nodeEnvVars]
+	nodeVars := nodeEnvCount(step)
+	common.Environment = env0[:len(env0)-nodeVars]
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	launchErr := ""
@@ -88,7 +99,7 @@ func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, co
 	}
 	inFlight := make(chan struct{}, launchParallel)
 	for _, g := range groupByAddr(step.Addrs) {
-		m := launchMany(common, g, launches, envs)
+		m := launchMany(common, g, launches, envs, nodeVars)
 		wg.Add(1)
 		inFlight <- struct{}{}
 		go func() {

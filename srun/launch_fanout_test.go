@@ -39,7 +39,7 @@ func TestLaunchMany_NodeEnvSplit(t *testing.T) {
 		t.Fatalf("groups %+v %+v, want a:[0 2] b:[1]", groups[0], groups[1])
 	}
 	for _, g := range groups {
-		m := launchMany(common, g, launches, envs)
+		m := launchMany(common, g, launches, envs, nodeEnvVars)
 		if err := m.Validate(); err != nil {
 			t.Fatal(err)
 		}

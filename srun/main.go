@@ -195,7 +195,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes,
 		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist,
-		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid())} // for scontrol show step
+		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres} // for scontrol show step; --gres checked against the job's
 	if s.allocated {
 		req.NodeList = ""
 	}

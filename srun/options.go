@@ -99,6 +99,39 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}
 		}
 	}
+	return refuseSiteOptions(js)
+}
+
+// refuseSiteOptions refuses the site options (compat/jobspec SiteOptions) where Orbit's srun
+// would place the step differently from Slurm's. Inside an allocation --hint and
+// --ntasks-per-core (which sbatch and salloc accept only on nodes with one thread per core,
+// and which reach srun as SLURM_HINT and SLURM_THREADS_PER_CORE) and a single-node
+// --distribution change nothing without task binding; outside one srun cannot check the
+// nodes' shapes, so they are refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
+// --delay-boot only travel in the environment.
+func refuseSiteOptions(js *jobspec.JobSpec) error {
+	s := &js.Site
+	inAlloc := js.JobID != ""
+	oneNode := js.NodesSet && js.MinNodes == 1 && (js.MaxNodes == 0 || js.MaxNodes == 1)
+	dist, _, _ := strings.Cut(s.Distribution, ":")
+	for _, c := range []struct {
+		given bool
+		name  string
+	}{
+		{s.Hint != "" && !inAlloc, "--hint outside an allocation"},
+		{s.NTasksPerCore != jobspec.NoVal && !inAlloc, "--ntasks-per-core outside an allocation"},
+		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !inAlloc), "--threads-per-core"},
+		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket other than 1"},
+		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node other than 1"},
+		{s.Distribution != "" && !strings.HasPrefix(dist, "block") && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
+		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0, "--tmp"},
+		{s.SpreadJob, "--spread-job"}, {s.UseMinNodes, "--use-min-nodes"},
+		{s.ReqSwitch != jobspec.NoVal, "--switches"}, {s.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},
+	} {
+		if c.given {
+			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}
+		}
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package jobspec
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,8 +22,9 @@ type GresReq struct {
 // ParseGres parses --gres=name[[:type]:count][,...] as Slurm 22.05's _get_next_gres does:
 // no count means 1; "name:x" is a type when x is not a number; an element with count 0 is
 // dropped; empty elements (",,") are skipped; "none" (srun: do not copy the job's GRES to
-// the step) is no request. A "gres:" prefix on an element (TresPerNode's form) is accepted.
-// The count takes Slurm's k/m/g/t/p suffixes (×1024). Errors wrap ErrInvalidGres.
+// the step) is no request; a name and type given twice keeps the last count. A "gres:"
+// prefix on an element (TresPerNode's form) is accepted. The count takes Slurm's k/m/g/t/p
+// suffixes (×1024). Errors wrap ErrInvalidGres.
 func ParseGres(s string) ([]GresReq, error) {
 	if strings.EqualFold(s, "none") {
 		return nil, nil
@@ -59,6 +61,12 @@ func ParseGres(s string) ([]GresReq, error) {
 			return nil, gresErr(el, "no name")
 		}
 		if r.Count == 0 {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(o GresReq) bool { return o.Name == r.Name && o.Type == r.Type }); i >= 0 {
+			// Slurm keeps one record per name and type: a later element's count replaces
+			// the earlier one's (--gpus-per-node=2 --gres=gpu:1 asks for one).
+			out[i].Count = r.Count
 			continue
 		}
 		out = append(out, r)

@@ -21,6 +21,10 @@ func TestParseGres(t *testing.T) {
 		{"gpu:1,,mps:100", []GresReq{{"gpu", "", 1}, {"mps", "", 100}}},
 		{"gres:gpu:1,gres:nic:a:3", []GresReq{{"gpu", "", 1}, {"nic", "a", 3}}},
 		{"none", nil},
+		// One record per name and type, the last count winning (_get_next_job_gres finds
+		// the earlier record and overwrites its gres_per_node).
+		{"gpu:2,gpu:1", []GresReq{{"gpu", "", 1}}},
+		{"gpu:2,gpu:a100:1,gpu:3", []GresReq{{"gpu", "", 3}, {"gpu", "a100", 1}}},
 	} {
 		got, err := ParseGres(c.in)
 		if err != nil || !reflect.DeepEqual(got, c.want) {

@@ -130,6 +130,9 @@ type JobSpec struct {
 	MinPower         uint32 // watts per node, NoVal when unset
 	MaxPower         uint32 // watts per node, NoVal when unset
 
+	// Site is the node-shape, binding, frequency and profiling options (siteopts.go).
+	Site SiteOptions
+
 	// srun's own.
 	Label bool // -l/--label: prefix each output line with its task number
 	// Unbuffered is srun -u: output reaches srun as the task writes it (Orbit's always does).
@@ -190,6 +193,7 @@ func New(cmd Command) *JobSpec {
 		MaxNodesInvasive: NoVal,
 		MinPower:         NoVal,
 		MaxPower:         NoVal,
+		Site:             NewSiteOptions(),
 	}
 }
 

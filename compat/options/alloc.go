@@ -59,6 +59,9 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 	if err := a.memoryExclusive(); err != nil {
 		return nil, err
 	}
+	if err := a.verifyHint(); err != nil {
+		return nil, err
+	}
 	if js.Name == "" && len(js.Argv) > 0 && cmd == Srun {
 		js.Name = js.Argv[0]
 		if i := strings.LastIndexByte(js.Name, '/'); i >= 0 {

@@ -26,8 +26,9 @@ type applier struct {
 	js    *jobspec.JobSpec
 	cwd   string
 	now   time.Time
-	memBy map[string]source // which memory options are set, and how
+	memBy map[string]source // which memory (and --hint's rival) options are set, and how
 	sa    *SallocOptions    // salloc's own options (salloc.go); nil for the other commands
+	gpu   gpuOpts           // --gres and --gpus-per-node as given (gpu.go)
 }
 
 // apply sets one option's value on the spec, as the option's Slurm setter does, and
@@ -46,8 +47,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Constraint = val
 	case "licenses":
 		js.Licenses = val
-	case "gres":
-		js.Gres = val
+	case "gres", "gpus-per-node":
+		a.applyGpus(o.ID, val) // gpu.go
 	case "mail-user":
 		js.MailUser = val
 	case "partition":
@@ -287,6 +288,9 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 			return cmdError(a.cmd, 255, "Invalid --node-constraints specification (pof2, even, odd, ncube or none)")
 		}
 	default:
+		if isSiteOption(o.ID) {
+			return a.applySite(o, val, src) // siteopts.go
+		}
 		return cmdError(a.cmd, 1, fmt.Sprintf("%s is not supported by Orbit yet", displayName(o)))
 	}
 	return nil

@@ -15,6 +15,9 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 	if err := a.memoryExclusive(); err != nil {
 		return err
 	}
+	if err := a.verifyHint(); err != nil {
+		return err
+	}
 	if js.Input == "" {
 		js.Input = "/dev/null"
 	}
@@ -25,6 +28,7 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 		(js.MaxNodes == 0 || js.MinNodes == js.MaxNodes) {
 		js.NTasks = js.MinNodes * js.NTasksPerNode
 	}
+	a.nodeShapeCounts()
 	if js.Name == "" {
 		if js.Wrap != "" {
 			js.Name = "wrap"

@@ -106,6 +106,10 @@ type AcctJob struct {
 	Batch  bool   `codec:"batch"`
 	Script string `codec:"script"`
 	Env    string `codec:"env"`
+	// GresReqTRES and GresAllocTRES are the job's GRES among AccountingStorageTRES, as TRES
+	// elements ("gres/gpu=2"): requested, and held once it started ("" when none).
+	GresReqTRES   string `codec:"gres_req_tres"`
+	GresAllocTRES string `codec:"gres_alloc_tres"`
 }
 
 // AcctQueryReply answers MsgAcctQuery: the selected jobs, ordered by submit time, then array

@@ -72,6 +72,21 @@ type JobDesc struct {
 	NodeConstraints  string `codec:"node_constraints"`
 	MinPower         uint32 `codec:"min_power"`
 	MaxPower         uint32 `codec:"max_power"`
+
+	// Site options (compat/jobspec SiteOptions) the controller stores and shows. 0 or NoVal
+	// means not given (a client that predates them sends 0).
+	ThreadsPerCore uint32 `codec:"threads_per_core"`
+	CoresPerSocket uint32 `codec:"cores_per_socket"`
+	SocketsPerNode uint32 `codec:"sockets_per_node"`
+	NTasksPerCore  uint32 `codec:"ntasks_per_core"`
+	CPUFreqMin     uint32 `codec:"cpu_freq_min"` // Slurm's values: kHz, or a synonym with the top bit set
+	CPUFreqMax     uint32 `codec:"cpu_freq_max"`
+	CPUFreqGov     uint32 `codec:"cpu_freq_gov"`
+	TmpDiskMB      uint64 `codec:"pn_min_tmp_disk"` // --tmp, MiB
+	DelayBoot      uint32 `codec:"delay_boot"`      // seconds
+	ReqSwitch      uint32 `codec:"req_switch"`      // --switches count
+	SwitchWait     uint32 `codec:"wait4switch"`     // seconds
+	SpreadJob      bool   `codec:"spread_job"`
 }
 
 // SubmitBatchJobReply answers MsgSubmitBatchJob. It is sent only after the job is durable,
@@ -185,6 +200,27 @@ type JobInfo struct {
 	MinCPUsNode   uint32 `codec:"min_cpus_node"`
 	Network       string `codec:"network"`
 	Features      string `codec:"features"` // --constraint as the controller keeps it ("" = (null))
+	// GresTotal is scontrol -d's JOB_GRES= ("gpu:2"; "" = (null)); GresDetail is each of the
+	// job's nodes' GRES= ("gpu:2(IDX:0-1)"), in node order, joined by "|" (a GRES string never
+	// holds one, and the packed form carries strings only).
+	GresTotal  string `codec:"gres_total"`
+	GresDetail string `codec:"gres_detail"`
+
+	// Site options as scontrol show job prints them (0 = not given): ReqB:S:C:T's cores and
+	// threads, Socks/Node, NtasksPerN:B:S:C's cores, MinTmpDiskNode, DelayBoot, Switches,
+	// CPU_min_freq/CPU_max_freq/CPU_freq_gov (Slurm's encoded values) and SpreadJob.
+	ThreadsPerCore uint32 `codec:"threads_per_core"`
+	CoresPerSocket uint32 `codec:"cores_per_socket"`
+	SocketsPerNode uint32 `codec:"sockets_per_node"`
+	NTasksPerCore  uint32 `codec:"ntasks_per_core"`
+	TmpDiskMB      uint64 `codec:"pn_min_tmp_disk"`
+	DelayBoot      uint32 `codec:"delay_boot"`  // seconds
+	ReqSwitch      uint32 `codec:"req_switch"`  // --switches count
+	SwitchWait     uint32 `codec:"wait4switch"` // seconds, as the controller caps it
+	CPUFreqMin     uint32 `codec:"cpu_freq_min"`
+	CPUFreqMax     uint32 `codec:"cpu_freq_max"`
+	CPUFreqGov     uint32 `codec:"cpu_freq_gov"`
+	SpreadJob      bool   `codec:"spread_job"`
 }
 
 // JobInfoReply answers MsgJobInfo.

@@ -78,6 +78,9 @@ type NodeInfo struct {
 	OS      string `codec:"os"`
 	CPULoad uint32 `codec:"cpu_load"`
 	FreeMem uint64 `codec:"free_mem"`
+	// GresUsed is what is in use of the node's GRES as scontrol -d and sinfo's GresUsed
+	// show it ("gpu:1", "gpu:a100:1(IDX:0)"); "" when GresTypes is empty.
+	GresUsed string `codec:"gres_used"`
 }
 
 // PartitionInfo is one partition as sinfo and scontrol show it.

@@ -47,6 +47,9 @@ type StepCreateRequest struct {
 	// and pid), for scontrol show step's SrunHost:Pid=. Empty/0 from an older srun.
 	SrunHost string `codec:"srun_host"`
 	SrunPid  uint32 `codec:"srun_pid"`
+	// Gres is srun --gres for the step ("" = the job's GRES on the step's nodes, "none" =
+	// no GRES), checked against what the job holds (Slurm's tres_per_node of the step).
+	Gres string `codec:"gres"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block
@@ -72,6 +75,9 @@ type StepCreateReply struct {
 	CtldAddr    string   `codec:"ctld_addr"`     // for SLURM_WORKING_CLUSTER
 	CtldPort    uint32   `codec:"ctld_port"`     //
 	UserName    string   `codec:"user_name"`     //
+	// GPUs is, for each of the step's nodes, the GPU devices (with device files) the step
+	// gets there ("0,1"; "" none): its CUDA_VISIBLE_DEVICES and SLURM_STEP_GPUS.
+	GPUs []string `codec:"gpus"`
 }
 
 // StepComplete reports that a step ended (Slurm's REQUEST_STEP_COMPLETE); ExitCode is the

@@ -443,10 +443,12 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 		aj.ReqMem = memString(j.MemPerCPU * uint64(aj.ReqCPUs))
 		aj.ReqMemMiB, aj.ReqMemPerCPU = j.MemPerCPU, true
 	}
+	aj.GresReqTRES = c.jobGresTRES(j, false) // gres.go
 	if len(j.Nodes) > 0 && !st.IsPending() {
 		aj.NodeList = hostlist.Compress(j.Nodes)
 		aj.NNodes = uint32(len(j.Nodes))
 		aj.AllocCPUs = j.numCPUs()
+		aj.GresAllocTRES = c.jobGresTRES(j, true)
 	}
 	// A job that never started (cancelled while pending) has no steps.
 	if aj.Start == 0 || len(j.Nodes) == 0 || (st.Base() == states.JobFailed && j.Reason == uint32(states.FailLaunch)) {

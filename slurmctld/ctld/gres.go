@@ -17,7 +17,9 @@ import (
 // kept on the record), and the devices a running job holds on each of its nodes (assigned
 // here when a start is verified, stored with the job, so a restarted controller holds the
 // same devices). Counting what fits is selection's (GresFits, TakeGres), shared with the
-// scheduler plugins so that both agree.
+// scheduler plugins so that both agree. Here too: what the commands show of GRES (a node's
+// Gres=, GresUsed=, TRES; a job's JOB_GRES= and per-node GRES=), the check of a step's
+// --gres against the job's (stepGres) and what a reconfigure changes (reconfGres).
 
 // errnoInvalidGres is ESLURM_INVALID_GRES.
 const errnoInvalidGres = 2072
@@ -369,4 +371,368 @@ func (c *Controller) batchGPUs(j *jobRecord) string {
 		}
 	}
 	return strings.Join(idx, ",")
+}
+
+// nodeGresUsed is the node's GresUsed as Slurm's gres_get_node_used builds it: one element
+// per GresTypes name, in that order ("gpu:0" for a node without it). An untyped GRES is
+// "name:N"; typed ones are listed by type ("gpu:a100:1,gpu:v100:0"), and when gres.conf names
+// their device files (Slurm's topology records) with the devices in use
+// ("gpu:a100:1(IDX:0)", "(IDX:N/A)" when none). "" when GresTypes is empty: the node then has
+// no GRES state, and Slurm prints no GresUsed line.
+func nodeGresUsed(gresTypes string, entries []gresEntry) string {
+	var parts []string
+	for _, name := range strings.Split(gresTypes, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		var mine []*gresEntry
+		typed := false
+		for i := range entries {
+			if entries[i].name == name {
+				mine = append(mine, &entries[i])
+				typed = typed || entries[i].typ != ""
+			}
+		}
+		if !typed {
+			var n uint64
+			for _, e := range mine {
+				n += usedCount(e)
+			}
+			parts = append(parts, name+":"+strconv.FormatUint(n, 10))
+			continue
+		}
+		for _, e := range mine {
+			typ := e.typ
+			if typ == "" {
+				typ = "(null)" // Slurm prints the missing type name of a record with %s
+			}
+			s := name + ":" + typ + ":" + strconv.FormatUint(usedCount(e), 10)
+			if e.files {
+				idx := "N/A"
+				if used := e.usedIndex(); len(used) > 0 {
+					idx = indexRanges(used)
+				}
+				s += "(IDX:" + idx + ")"
+			}
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// usedIndex is the device indices of e in use, ascending.
+func (e *gresEntry) usedIndex() []uint32 {
+	var out []uint32
+	for d, u := range e.used {
+		if u {
+			out = append(out, e.first+uint32(d))
+		}
+	}
+	return out
+}
+
+// indexRanges is device indices as Slurm's bit_fmt prints a bitmap: ascending, runs as
+// "a-b", joined by commas ("0-1,3").
+func indexRanges(idx []uint32) string {
+	idx = slices.Clone(idx)
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	var b strings.Builder
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatUint(uint64(idx[i]), 10))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.FormatUint(uint64(idx[j]), 10))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// gresSplit is what a job holds on one node, split among its --gres requests as Slurm
+// keeps one allocation per request: typed requests take the devices of their type first,
+// then untyped ones the rest of their name (TakeGres's order). Each element is the devices
+// of req[i], and whether the devices have files (gres.conf File=: Slurm's bitmaps).
+func (c *Controller) gresSplit(node string, req []jobspec.GresReq, takes []gresTake) (idx [][]uint32, files []bool) {
+	pool := map[[2]string][]uint32{}
+	var order [][2]string
+	for _, tk := range takes {
+		k := [2]string{tk.Name, tk.Type}
+		if _, ok := pool[k]; !ok {
+			order = append(order, k)
+		}
+		pool[k] = append(pool[k], tk.Index...)
+	}
+	idx = make([][]uint32, len(req))
+	files = make([]bool, len(req))
+	for pass := 0; pass < 2; pass++ {
+		for i, r := range req {
+			if (r.Type == "") != (pass == 1) {
+				continue
+			}
+			left := r.Count
+			for _, k := range order {
+				if left == 0 {
+					break
+				}
+				if k[0] != r.Name || (r.Type != "" && k[1] != r.Type) || len(pool[k]) == 0 {
+					continue
+				}
+				m := min(uint64(len(pool[k])), left)
+				idx[i] = append(idx[i], pool[k][:m]...)
+				pool[k] = pool[k][m:]
+				left -= m
+				files[i] = files[i] || c.gresHasFiles(node, k[0], k[1])
+			}
+		}
+	}
+	return idx, files
+}
+
+// jobGresDetail is scontrol -d's JOB_GRES= and each node's GRES= for a job holding GRES, as
+// Slurm's gres_ctld_job_build_details writes them: per request "gpu:2(IDX:0-1)" on each node
+// and "gpu:4" in all; a GRES without device files has no device bitmap in Slurm and is left
+// out of both.
+func (c *Controller) jobGresDetail(j *jobRecord) (total string, detail []string) {
+	if len(j.GresAlloc) == 0 || len(j.Gres) == 0 {
+		return "", nil
+	}
+	detail = make([]string, len(j.Nodes))
+	sums := make([]uint64, len(j.Gres))
+	shown := make([]bool, len(j.Gres))
+	for i, node := range j.Nodes {
+		if i >= len(j.GresAlloc) {
+			break
+		}
+		idx, files := c.gresSplit(node, j.Gres, j.GresAlloc[i])
+		var parts []string
+		for r, req := range j.Gres {
+			if !files[r] {
+				continue
+			}
+			shown[r] = true
+			sums[r] += uint64(len(idx[r]))
+			parts = append(parts, gresReqName(req)+":"+strconv.Itoa(len(idx[r]))+"(IDX:"+indexRanges(idx[r])+")")
+		}
+		detail[i] = strings.Join(parts, ",")
+	}
+	var tot []string
+	for r, req := range j.Gres {
+		if shown[r] {
+			tot = append(tot, gresReqName(req)+":"+strconv.FormatUint(sums[r], 10))
+		}
+	}
+	return strings.Join(tot, ","), detail
+}
+
+// gresReqName is "name" or "name:type".
+func gresReqName(r jobspec.GresReq) string {
+	if r.Type != "" {
+		return r.Name + ":" + r.Type
+	}
+	return r.Name
+}
+
+// stepGres checks a step's --gres (spec) against what job j holds on each of the step's
+// nodes and picks the step's GPUs there, as Slurm's step_create does: no --gres copies the
+// job's per-node GRES to the step (22.05's _copy_job_tres_to_step), "none" asks for none,
+// and a request the job cannot serve — a GRES the job has not, more than the job's per-node
+// count, more than it holds on a node — is ESLURM_INVALID_GRES (srun: "Unable to create
+// step for job N: Invalid generic resource (gres) specification", exit 1). gpus[i] is the
+// GPU devices with device files the step gets on nodes[i] ("0,1", "" none). why says what
+// failed, for the log (Slurm's err_msg, which srun does not print).
+func (c *Controller) stepGres(j *jobRecord, nodes []string, spec string) (gpus []string, why string, err error) {
+	if strings.EqualFold(spec, "none") {
+		return nil, "", nil
+	}
+	req := j.Gres
+	if spec != "" {
+		parsed, perr := jobspec.ParseGres(spec)
+		if perr == nil {
+			perr = jobspec.CheckGresNames(parsed, c.config().GresTypes)
+		}
+		if perr != nil {
+			return nil, perr.Error(), slurmErr(errnoInvalidGres)
+		}
+		if len(parsed) > 0 && len(j.Gres) == 0 {
+			return nil, "Step requested GRES but job doesn't have GRES", slurmErr(errnoInvalidGres)
+		}
+		for _, s := range parsed {
+			var job *jobspec.GresReq
+			for i := range j.Gres {
+				if g := &j.Gres[i]; g.Name == s.Name && (s.Type == "" || g.Type == s.Type) {
+					job = g
+					break
+				}
+			}
+			if job == nil {
+				return nil, "Step requested GRES (" + s.Name + ":" + s.Type + ") not found in the job", slurmErr(errnoInvalidGres)
+			}
+			if job.Count < s.Count {
+				return nil, "Step requested gres_per_node=" + s.Name + ":" + strconv.FormatUint(s.Count, 10) +
+					" is more than the job's gres_per_node=" + job.Name + ":" + strconv.FormatUint(job.Count, 10), slurmErr(errnoInvalidGres)
+			}
+		}
+		req = parsed
+	}
+	if len(req) == 0 {
+		return nil, "", nil
+	}
+	sreq := make([]scheduler.Gres, len(req))
+	for i, r := range req {
+		sreq[i] = scheduler.Gres{Name: r.Name, Type: r.Type, Count: r.Count}
+	}
+	gpus = make([]string, len(nodes))
+	for i, node := range nodes {
+		k := slices.Index(j.Nodes, node)
+		if k < 0 || k >= len(j.GresAlloc) {
+			return nil, "no GRES held on node " + node, slurmErr(errnoInvalidGres)
+		}
+		held := j.GresAlloc[k]
+		pool := make([]scheduler.Gres, len(held))
+		for e, tk := range held {
+			pool[e] = scheduler.Gres{Name: tk.Name, Type: tk.Type, Count: uint64(len(tk.Index))}
+		}
+		counts, ok := selection.TakeGres(pool, nil, sreq)
+		if !ok {
+			return nil, "job's GRES on node " + node + " cannot serve " + spec, slurmErr(errnoInvalidGres)
+		}
+		var idx []uint32
+		for _, cnt := range counts {
+			if cnt.Name != "gpu" || !c.gresHasFiles(node, cnt.Name, cnt.Type) {
+				continue
+			}
+			for _, tk := range held {
+				if tk.Name == cnt.Name && tk.Type == cnt.Type {
+					idx = append(idx, tk.Index[:min(uint64(len(tk.Index)), cnt.Count)]...)
+					break
+				}
+			}
+		}
+		slices.Sort(idx)
+		var s []string
+		for _, d := range idx {
+			s = append(s, strconv.FormatUint(uint64(d), 10))
+		}
+		gpus[i] = strings.Join(s, ",")
+	}
+	if strings.Join(gpus, "") == "" {
+		gpus = nil // no GPU devices: nothing for the step's environment
+	}
+	return gpus, "", nil
+}
+
+// gresHasFiles says gres.conf names device files for node's GRES name of type typ.
+func (c *Controller) gresHasFiles(node, name, typ string) bool {
+	n := c.t.nodes[node]
+	if n == nil {
+		return false
+	}
+	for _, e := range n.gres {
+		if e.name == name && e.typ == typ {
+			return e.files
+		}
+	}
+	return false
+}
+
+// reconfGres applies a reconfigure's GRES, as Slurm 22.05 ends up with once its slurmds
+// have re-read gres.conf and registered again: every node gets the GRES the new Gres= and
+// gres.conf configure, and the devices running jobs hold stay held (a device that no longer
+// exists is simply not held). GresTypes keeps its running value, as gres_reconfig does
+// ("GresPlugins changed from %s to %s ignored"; "Restart the slurmctld daemon to change
+// GresPlugins"), without failing the request. Called with c.mu held, after reconfNodes.
+func (t *tables) reconfGres(old, next *conf.Config, logErr func(string, ...any)) {
+	if old.GresTypes != next.GresTypes {
+		logErr("GresPlugins changed from " + old.GresTypes + " to " + next.GresTypes + " ignored; restart the slurmctld daemon to change GresPlugins")
+		next.GresTypes = old.GresTypes
+		if v, ok := old.Raw["GresTypes"]; ok {
+			next.Raw["GresTypes"] = v
+		} else {
+			delete(next.Raw, "GresTypes")
+		}
+	}
+	for _, name := range t.nodeOrder {
+		if n := t.nodes[name]; n != nil {
+			n.gres = newNodeGres(next, n.conf)
+		}
+	}
+	for _, j := range t.jobs {
+		if !j.holdsNodes() {
+			continue
+		}
+		for i, name := range j.Nodes {
+			if n := t.nodes[name]; n != nil && i < len(j.GresAlloc) {
+				n.holdGres(j.GresAlloc[i], true)
+			}
+		}
+	}
+}
+
+// nodeGresShown is a registered node's Gres= as Slurm rebuilds it once slurmd has
+// registered (_build_node_gres_str): GresTypes order, counts from slurm.conf and gres.conf
+// ("Gres=gpu" with two device files shows gpu:2), typed GRES by type, counts that are
+// multiples of 1024 with Slurm's K/M/G/T/P suffix, GRES the node has none of left out.
+// Orbit keeps no Cores= binding, so no "(S:...)" part is added.
+func nodeGresShown(gresTypes string, entries []gresEntry) string {
+	var parts []string
+	for _, name := range strings.Split(gresTypes, ",") {
+		name = strings.TrimSpace(name)
+		var mine []*gresEntry
+		typed := false
+		var sum uint64
+		for i := range entries {
+			if e := &entries[i]; e.name == name && e.count > 0 {
+				mine = append(mine, e)
+				typed = typed || e.typ != ""
+				sum += e.count
+			}
+		}
+		switch {
+		case len(mine) == 0:
+		case !typed:
+			parts = append(parts, name+":"+gresCountSuffix(sum))
+		default:
+			for _, e := range mine {
+				s := name + ":"
+				if e.typ != "" {
+					s += e.typ + ":"
+				}
+				parts = append(parts, s+gresCountSuffix(e.count))
+			}
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// gresCountSuffix is a GRES count as Slurm's _get_suffix writes it: the largest power of
+// 1024 it is a multiple of becomes K, M, G, T or P.
+func gresCountSuffix(n uint64) string {
+	if n != 0 {
+		for i, suf := range []string{"P", "T", "G", "M", "K"} {
+			unit := uint64(1) << (10 * (5 - i))
+			if n%unit == 0 {
+				return strconv.FormatUint(n/unit, 10) + suf
+			}
+		}
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+// nodeGresText is what sinfo and scontrol show as the node's Gres=: slurm.conf's text
+// until its slurmd has registered, then the string Slurm rebuilds from the counts.
+func (c *Controller) nodeGresText(n *nodeEntry) string {
+	types := c.config().GresTypes
+	if n.rec.SlurmdStart == 0 || strings.TrimSpace(types) == "" {
+		return n.conf.Gres
+	}
+	return nodeGresShown(types, n.gres)
 }

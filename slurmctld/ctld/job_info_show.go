@@ -42,6 +42,10 @@ func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
 		info.LastSchedEval = j.StartTime
 	}
 	info.TRES = c.jobTRES(j)
+	jobInfoSite(j.Desc, info)
+	if total, detail := c.jobGresDetail(j); total != "" { // gres.go
+		info.GresTotal, info.GresDetail = total, strings.Join(detail, "|")
+	}
 }
 
 // jobTRES is the job's TRES string: what it holds while it has nodes, else what it asks for.
@@ -87,4 +91,37 @@ func (c *Controller) defaultJobMem(j *jobRecord) uint64 {
 		}
 	}
 	return 0
+}
+
+// maxSwitchWait is SchedulerParameters' max_switch_wait default: Slurm caps a job's
+// --switches wait there (and shows the cap when the job gave none).
+const maxSwitchWait = 300
+
+// jobInfoSite fills the site options' fields (--threads-per-core, --tmp, --cpu-freq,
+// --switches, ...) as the job asked for them; 0 is "not given" for each.
+func jobInfoSite(d *wire.JobDesc, info *wire.JobInfo) {
+	if d == nil {
+		return
+	}
+	given := func(v uint32) uint32 {
+		if v == wire.NoVal {
+			return 0
+		}
+		return v
+	}
+	info.ThreadsPerCore, info.CoresPerSocket = given(d.ThreadsPerCore), given(d.CoresPerSocket)
+	info.SocketsPerNode, info.NTasksPerCore = given(d.SocketsPerNode), given(d.NTasksPerCore)
+	info.CPUFreqMin, info.CPUFreqMax, info.CPUFreqGov = given(d.CPUFreqMin), given(d.CPUFreqMax), given(d.CPUFreqGov)
+	if d.TmpDiskMB != wire.NoVal64 {
+		info.TmpDiskMB = d.TmpDiskMB
+	}
+	info.DelayBoot = given(d.DelayBoot)
+	if n := given(d.ReqSwitch); n > 0 {
+		info.ReqSwitch = n
+		info.SwitchWait = maxSwitchWait
+		if w := given(d.SwitchWait); w > 0 && w < maxSwitchWait {
+			info.SwitchWait = w
+		}
+	}
+	info.SpreadJob = d.SpreadJob
 }

@@ -58,7 +58,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			TmpDisk:        uint64(cf.TmpDisk),
 			Weight:         cf.Weight,
 			Features:       features,
-			Gres:           cf.Gres,
+			Gres:           c.nodeGresText(n), // gres.go
 			Partitions:     partsOf[name],
 			Reason:         n.rec.Reason,
 			ReasonUID:      n.rec.ReasonUID,
@@ -73,6 +73,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			AllocTRES:      joinTRES(nodeAllocTRES(n), c.nodeGresTRES(n, true)),
 			CPULoad:        wire.NoVal,
 			FreeMem:        wire.NoVal64,
+			GresUsed:       nodeGresUsed(c.config().GresTypes, n.gres), // gres.go
 		})
 	}
 	for _, pn := range c.t.partOrder {

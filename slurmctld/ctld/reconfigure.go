@@ -153,6 +153,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 	if c.t.reconfNodes(next, c.log.Error) {
 		errno = errnoNeedRestart
 	}
+	c.t.reconfGres(old, next, c.log.Error) // gres.go
 	b := c.t.reconfParts(next)
 	c.cfg.Store(next)
 	var perr error

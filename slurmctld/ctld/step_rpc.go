@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -62,9 +63,15 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 		return nil, durabilityError(err)
 	}
 	c.log.Info("allocation submitted", "job", j.JobID, "uid", j.UserID)
-	c.wake()
+	// Slurm's allocate RPC starts the job itself when it can: answer after the next cycle,
+	// so that srun's first look finds it running rather than waiting out a poll interval.
+	c.awaitCycle(ctx, allocCycleWait)
 	return &wire.AllocateJobReply{JobID: j.JobID}, nil
 }
+
+// allocCycleWait bounds how long an allocation request waits for the scheduling cycle that
+// may start it (a plugin that takes longer leaves the job to srun's polling).
+const allocCycleWait = 2 * time.Second
 
 // ownJob returns the job when id may act on it (under the read lock).
 func (c *Controller) ownJob(jobID uint32, id *wire.Identity) (*jobRecord, error) {
@@ -169,13 +176,21 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		return nil, err
 	}
 	nodes := jobNodes[:len(tasks)]
+	// --- GRES of the step (gres.go): checked against what the job holds on its nodes. ---
+	gpus, why, err := c.stepGres(j, nodes, r.Gres)
+	if err != nil {
+		c.mu.RUnlock()
+		c.log.Info("step GRES refused", "job", j.JobID, "gres", r.Gres, "why", why)
+		return nil, err
+	}
+	// --- end GRES ---
 	rep := &wire.StepCreateReply{
 		JobID: j.JobID, NodeList: hostlist.Compress(nodes), Nodes: append([]string(nil), nodes...),
 		Tasks: tasks, CPUsOnNode: append([]uint32(nil), jobCPUs[:len(tasks)]...), CPUsPerTask: cpt,
 		KillWait: uint32(c.config().KillWait), TimeLimit: j.TimeLimit, JobName: j.Desc.Name,
 		Partition: j.Partition, JobNodeList: hostlist.Compress(j.Nodes),
 		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.config().ClusterName,
-		UserName: c.names.user(j.UserID),
+		UserName: c.names.user(j.UserID), GPUs: gpus,
 	}
 	for _, t := range tasks {
 		rep.NumTasks += t

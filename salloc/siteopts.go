@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+)
+
+// siteEnv is what the site options salloc accepts (compat/jobspec SiteOptions that only
+// travel in the environment) add to the command's environment, as Slurm's salloc sets them:
+// env_array_for_job's SLURM_DISTRIBUTION, SLURM_DIST_PLANESIZE and SLURM_ACCTG_FREQ, and
+// salloc's own SLURM_MEM_BIND* (unless inherited), SLURM_PROFILE and SLURM_CPU_FREQ_REQ.
+func siteEnv(js *jobspec.JobSpec, base []string) [][2]string {
+	s := &js.Site
+	var out [][2]string
+	add := func(k, v string) { out = append(out, [2]string{k, v}) }
+	inherited := func(k string) bool {
+		for _, kv := range base {
+			if len(kv) > len(k) && kv[:len(k)+1] == k+"=" {
+				return true
+			}
+		}
+		return false
+	}
+	if s.Distribution != "" {
+		add("SLURM_DISTRIBUTION", s.Distribution)
+		if s.PlaneSize != jobspec.NoVal {
+			add("SLURM_DIST_PLANESIZE", strconv.FormatUint(uint64(s.PlaneSize), 10))
+		}
+	}
+	if s.AcctgFreq != "" {
+		add("SLURM_ACCTG_FREQ", s.AcctgFreq)
+	}
+	if s.MemBind != "" {
+		if !inherited("SLURM_MEM_BIND") {
+			add("SLURM_MEM_BIND", s.MemBind)
+		}
+		if s.MemBindSort && !inherited("SLURM_MEM_BIND_SORT") {
+			add("SLURM_MEM_BIND_SORT", "sort")
+		}
+		if !inherited("SLURM_MEM_BIND_VERBOSE") {
+			v := "quiet"
+			if s.MemBindVerbose {
+				v = "verbose"
+			}
+			add("SLURM_MEM_BIND_VERBOSE", v)
+		}
+	}
+	if s.Profile != "" {
+		add("SLURM_PROFILE", s.Profile)
+	}
+	if s.CPUFreq != "" {
+		add("SLURM_CPU_FREQ_REQ", s.CPUFreq)
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/conf"
+)
+
+// The site options (--hint, --threads-per-core, --tmp, --cpu-freq, ...; compat/jobspec
+// SiteOptions) against slurm.conf. An option whose effect in Slurm 22.05 is only what it
+// stores and exports is accepted; one that changes placement is accepted only where the
+// configuration makes it a provable no-op (every node of the job's partitions already has
+// what it asks), and refused by name otherwise, since Orbit's selection does not model it.
+
+// refuseSiteOptions returns sbatch's refusal of a site option for this cluster, or Slurm's own
+// error where Slurm rejects the request here (--tmp no node of the partitions has).
+func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
+	s := &js.Site
+	nodes := partitionNodes(js.Partition, cfg)
+	all := func(ok func(n *conf.Node) bool) bool {
+		for _, n := range nodes {
+			if !ok(n) {
+				return false
+			}
+		}
+		return true
+	}
+	oneThread := all(func(n *conf.Node) bool { return n.ThreadsPerCore <= 1 })
+	fixedNodes := js.NodesSet && (js.MaxNodes == 0 || js.MaxNodes == js.MinNodes)
+	confIs := func(key string, want ...string) bool {
+		v := cfgStr(cfg, key)
+		for _, w := range want {
+			if strings.EqualFold(v, w) {
+				return true
+			}
+		}
+		return false
+	}
+	if s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0 {
+		enough := func(n *conf.Node) bool { return uint64(n.TmpDisk) >= s.TmpDiskMB }
+		if !anyNode(nodes, enough) {
+			// What Slurm's controller answers when no node of the partitions has the disk.
+			return &options.Error{Stderr: "sbatch: error: Temporary disk specification can not be satisfied\n" +
+				"sbatch: error: Batch job submission failed: Requested node configuration is not available\n", ExitCode: 1}
+		}
+		if !all(enough) {
+			return refusal("--tmp where only some nodes have the TmpDisk")
+		}
+	}
+	for _, c := range []struct {
+		given bool
+		name  string
+	}{
+		// With one thread per core, --hint's thread choices and --ntasks-per-core change
+		// nothing: a core is one CPU. With more, Slurm counts whole cores; Orbit does not.
+		{s.Hint != "" && !oneThread, "--hint on nodes with ThreadsPerCore>1"},
+		{s.NTasksPerCore != jobspec.NoVal && !oneThread, "--ntasks-per-core on nodes with ThreadsPerCore>1"},
+		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !oneThread), "--threads-per-core (other than 1 on nodes with ThreadsPerCore=1)"},
+		// One socket, or one core on a socket, is what any allocation on a node has.
+		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket other than 1"},
+		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node other than 1"},
+		// Spreading over nodes, or using the fewest, is moot with one node to use.
+		{s.SpreadJob && len(nodes) > 1 && !(fixedNodes && js.MinNodes == 1), "--spread-job over more than one node"},
+		{s.UseMinNodes && len(nodes) > 1 && !fixedNodes, "--use-min-nodes with a node range"},
+		{s.ReqSwitch != jobspec.NoVal && !confIs("TopologyPlugin", "", "topology/none"), "--switches with a topology plugin"},
+		{s.MemBind != "" && strings.Contains(strings.ToLower(cfgStr(cfg, "TaskPlugin")), "affinity"), "--mem-bind with task/affinity"},
+		{s.Profile != "" && s.Profile != "None" && !confIs("AcctGatherProfileType", "", "acct_gather_profile/none"), "--profile with an acct_gather_profile plugin"},
+		{s.CoreSpec != jobspec.NoVal && cfgBool(cfg, "AllowSpecResourcesUsage"), "--core-spec/--thread-spec with AllowSpecResourcesUsage"},
+	} {
+		if c.given {
+			return refusal(c.name)
+		}
+	}
+	return nil
+}
+
+// siteWarnings is what sbatch prints and drops for a site option Slurm ignores in this
+// configuration: -S/--thread-spec without AllowSpecResourcesUsage.
+func siteWarnings(js *jobspec.JobSpec, cfg *conf.Config) []string {
+	s := &js.Site
+	if s.CoreSpec == jobspec.NoVal || cfgBool(cfg, "AllowSpecResourcesUsage") {
+		return nil
+	}
+	name := "-S"
+	if s.ThreadSpec {
+		name = "--thread-spec"
+	}
+	s.CoreSpec, s.ThreadSpec = jobspec.NoVal, false
+	return []string{"sbatch: error: Ignoring " + name + " since it's not allowed by configuration (AllowSpecResourcesUsage = No)\n"}
+}
+
+func refusal(name string) *options.Error {
+	return &options.Error{Stderr: "sbatch: error: " + name + " is not supported by Orbit's sbatch yet\n", ExitCode: 1}
+}
+
+func anyNode(nodes []*conf.Node, ok func(*conf.Node) bool) bool {
+	for _, n := range nodes {
+		if ok(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func cfgStr(cfg *conf.Config, key string) string {
+	if cfg == nil {
+		return ""
+	}
+	v, _ := cfg.Get(key)
+	return v
+}
+
+func cfgBool(cfg *conf.Config, key string) bool {
+	switch strings.ToLower(cfgStr(cfg, key)) {
+	case "yes", "true", "1", "y":
+		return true
+	}
+	return false
+}
+
+// partitionNodes are the nodes of the partitions the job may run in: the ones -p names, else
+// the default partition.
+func partitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
+	if cfg == nil {
+		return nil
+	}
+	names := strings.Split(partitions, ",")
+	seen := map[string]bool{}
+	var out []*conf.Node
+	for _, p := range cfg.Partitions {
+		named := false
+		for _, n := range names {
+			named = named || strings.TrimSpace(n) == p.Name
+		}
+		if !(named || partitions == "" && p.Default) {
+			continue
+		}
+		for _, nn := range p.Nodes {
+			if n := cfg.Node(nn); n != nil && !seen[nn] {
+				seen[nn] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
