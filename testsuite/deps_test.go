@@ -58,6 +58,8 @@ var depRules = []struct {
 		"the controller takes its scheduler as an interface; slurmctld's main starts the plugin host"},
 	{"./slurmd/...", []string{"/slurmctld", "/scontrol", "/internal/store", "/testsuite", "/internal/testbin", "/internal/testmunge"},
 		"the node daemon never links the controller, its store, a command or test code"},
+	{"./slurmd/taskexec/...", []string{"/compat", "/conf", "/internal", "/plugins", "/slurmctld", "/slurmd/node", "/slurmd/stepd", "/slurmd/slurmstepd", "/slurmd/stepdlaunch", "/satellited", "/scontrol", "/testsuite"},
+		"taskexec starts one task process for slurmstepd; it needs nothing but the standard library"},
 	{"./internal/wire/...", []string{"/conf", "/compat", "/internal/auth", "/internal/store", "/slurmctld", "/slurmd", "/scontrol"},
 		"the transport knows frames and messages, not configuration, auth or daemons"},
 	{"./internal/auth/...", []string{"/conf", "/internal/wire", "/internal/store", "/slurmctld", "/slurmd", "/scontrol"},

@@ -46,12 +46,15 @@ struct orbit_spawn {
 // it execs: only system calls, no allocation, no locks.
 static int orbit_taskexec_child(void *arg) {
 	struct orbit_spawn *s = arg;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	for (int sig = 1; sig < NSIG; sig++) {
+	// Every signal back to SIG_DFL, with the raw system call: glibc's sigaction refuses its
+	// own internal signals (32 and 33), which a parent may have ignored (GNU make runs its
+	// recipes so) and a task must not inherit ignored. SIG_DFL is 0, so an all-zero kernel
+	// sigaction is right whatever the architecture's layout of it.
+	unsigned long ksa[8];
+	memset(ksa, 0, sizeof ksa);
+	for (int sig = 1; sig < _NSIG; sig++) {
 		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL); // glibc's internal signals refuse: harmless
+			syscall(SYS_rt_sigaction, sig, ksa, NULL, _NSIG / 8);
 	}
 	if (s->setsid && setsid() < 0)
 		goto fail;
