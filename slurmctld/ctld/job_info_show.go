@@ -31,8 +31,9 @@ func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
 			info.EligibleTime = 0
 		}
 	}
-	// AccrueTime: a job accrues age from when it became eligible; a held job never did.
-	if !(s.IsPending() && j.Priority == 0) {
+	// AccrueTime: a job accrues age from when it became eligible; a held job never did, nor
+	// did one refused at submit (refusedAtSubmit, job_submit.go).
+	if !(s.IsPending() && j.Priority == 0) && !(s.Base() == states.JobFailed && j.Reason == uint32(states.FailBadConstraints)) {
 		info.AccrueTime = info.EligibleTime // 0 (Unknown) for a job still waiting on a dependency
 	}
 	// LastSchedEval: Orbit's scheduler does not stamp each job it looks at; the last event at

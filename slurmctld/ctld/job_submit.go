@@ -22,8 +22,12 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 	d := req.Body.(*wire.JobDesc)
 	now := c.now().Unix()
 	j, err := c.newJob(d, id, now)
-	if err != nil {
+	refusal := err
+	if j == nil {
 		return nil, err
+	}
+	if refusal != nil {
+		refusedAtSubmit(j, now)
 	}
 	script := detachScript(j) // stored beside the record, not kept in memory (job_record_script.go)
 	c.mu.Lock()
@@ -42,6 +46,10 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 	}
 	if err := p.Wait(ctx); err != nil {
 		return nil, durabilityError(err)
+	}
+	if refusal != nil {
+		c.log.Info("job refused at submit", "job", j.JobID, "uid", j.UserID, "err", refusal)
+		return nil, refusal
 	}
 	c.log.Info("job submitted", "job", j.JobID, "uid", j.UserID, "partition", j.Partition)
 	if j.Priority != 0 {
@@ -75,7 +83,8 @@ func durabilityError(err error) error {
 
 // newJob validates d and fills in its defaults (partition, node and task counts, time
 // limit), the way Slurm's job_create does. It reads only the configuration, under the read
-// lock: reconfigure (reconfigure.go) replaces partitions and node definitions.
+// lock: reconfigure (reconfigure.go) replaces partitions and node definitions. A job with an
+// error is returned only for a refusal Slurm records as a failed job (refusedAtSubmit).
 func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*jobRecord, error) {
 	if strings.TrimSpace(d.Script) == "" {
 		return nil, slurmErr(errnoScriptMissing)
@@ -174,21 +183,21 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	j.Exclusive = jobspec.Shared(d.Shared) == jobspec.SharedNone ||
 		strings.EqualFold(part.conf.OverSubscribe, "EXCLUSIVE")
 
-	// Memory: a request no node of the partition can hold is refused now, as Slurm does.
+	// Memory: a request no node of the partition can hold is refused, the job recorded as a
+	// failed one (refusedAtSubmit), as Slurm does.
 	if d.MemPerNode != wire.NoVal64 && d.MemPerNode != 0 {
 		j.MemPerNode = d.MemPerNode
 	}
 	if d.MemPerCPU != wire.NoVal64 && d.MemPerCPU != 0 {
 		j.MemPerCPU = d.MemPerCPU
 	}
+	memRefused := false
 	if need := j.memPerNode(ceilDiv(j.NumTasks, j.MinNodes) * j.CPUsPerTask); need > 0 {
 		var most uint64
 		for _, n := range part.nodes {
 			most = max(most, t.nodes[n].conf.RealMemory)
 		}
-		if need > most {
-			return nil, memUnsatisfiable()
-		}
+		memRefused = need > most
 	}
 
 	j.TimeLimit = d.TimeLimit
@@ -213,7 +222,24 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := checkDependency(d.Dependency); err != nil {
 		return nil, err
 	}
+	if memRefused {
+		if j.ArrayPending != nil {
+			return nil, memUnsatisfiable() // an array is refused without a record
+		}
+		return j, memUnsatisfiable()
+	}
 	return j, nil
+}
+
+// refusedAtSubmit ends j as Slurm 22.05 ends a job whose memory request no node can hold:
+// select_nodes finds it while the job already exists, so the job stays, FAILED with reason
+// BadConstraints and ExitCode 0:1, started and ended at submit, listed by squeue -t all and
+// sacct until MinJobAge, and the refusal uses up its job id.
+func refusedAtSubmit(j *jobRecord, now int64) {
+	j.State = uint32(states.JobFailed)
+	j.Reason = uint32(states.FailBadConstraints)
+	j.StartTime, j.EndTime = now, now
+	j.ExitCode = 1 // signal 1 in wait(2) terms: "0:1"
 }
 
 // requestedTasks is the task count the job asked for, as Slurm's batch launch carries it

@@ -45,8 +45,12 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	d.Script = interactivePlaceholder
 	now := c.now().Unix()
 	j, err := c.newJob(&d, id, now)
-	if err != nil {
+	refusal := err
+	if j == nil {
 		return nil, err
+	}
+	if refusal != nil {
+		refusedAtSubmit(j, now) // job_submit.go
 	}
 	j.Desc.Script = ""
 	c.mu.Lock()
@@ -61,6 +65,10 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	}
 	if err := p.Wait(ctx); err != nil {
 		return nil, durabilityError(err)
+	}
+	if refusal != nil {
+		c.log.Info("allocation refused at submit", "job", j.JobID, "uid", j.UserID, "err", refusal)
+		return nil, refusal
 	}
 	c.log.Info("allocation submitted", "job", j.JobID, "uid", j.UserID)
 	// Slurm's allocate RPC starts the job itself when it can: answer after the next cycle,
