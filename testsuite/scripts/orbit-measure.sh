@@ -63,7 +63,7 @@ free_port() {
 		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
 	done
 }
-# sidebyside.sh's slurm.conf (the reference's, with Orbit's paths, ports and local auth).
+# The reference's slurm.conf, with Orbit's paths, ports and local authentication.
 cat >"$base/etc/slurm.conf" <<CONF
 ClusterName=orbit
 SlurmctldHost=localhost(127.0.0.1)

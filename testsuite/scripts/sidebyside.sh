@@ -6,46 +6,34 @@
 #    /bin/true, `bash -c true` and a 512-byte fsync.
 # 2. The reference: ../shared/reference-slurm/up.sh 16 (16 nodes of 64 CPUs), then its
 #    measure.sh NJOBS (default 500), one round.
-# 3. Orbit: a 16-node cluster of the same shape (slurmctld and one slurmd hosting the nodes,
-#    loopback, free ports, in a temp dir), measured by the very same measure.sh with Orbit's
-#    commands first on PATH.
+# 3. Orbit: orbit-measure.sh, a 16-node cluster of the same shape (slurmctld and one slurmd
+#    hosting the nodes, loopback, free ports, in a temp dir), measured by the very same
+#    measure.sh with Orbit's commands first on PATH.
 # 4. A table: each figure for both, the bound, Orbit/reference and Orbit/bound, and the goal.
 #
 # Needs root (the reference runs as root) and the reference's scripts; it is not part of
 # `make test`. Each cluster runs alone: the reference is stopped before Orbit is measured and
 # brought back afterwards with as many nodes as it had (none: it stays down). Orbit's daemons
-# are stopped by PID. Figures of one run only compare within that run: these machines differ
-# 2–3x in process creation.
+# are stopped by PID (orbit-measure.sh). Figures of one run only compare within that run:
+# these machines differ 2–3x in process creation.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${ORBIT_SHARED:-$(cd "$root/.." && pwd)/shared}
 ref=$shared/reference-slurm
 NJOBS=${1:-500}
 NODES=16
-CPUS=64
-MEM=257000
 
 die() { echo "sidebyside: $*" >&2; exit 1; }
 [[ $(id -u) == 0 ]] || die "run as root: the reference Slurm runs as root"
 [[ -x $ref/up.sh && -x $ref/measure.sh ]] || die "no reference scripts under $ref (set ORBIT_SHARED)"
 
 work=$(mktemp -d /tmp/orbit-sidebyside.XXXXXX)
-orbit_pids=()
 # The reference's size now, to bring it back as it was (empty when it is not running).
 ref_nodes_before=
 if [[ -f /tmp/slurm-anchor/pids/slurmctld.pid ]] && kill -0 "$(cat /tmp/slurm-anchor/pids/slurmctld.pid)" 2>/dev/null; then
 	ref_nodes_before=$(awk '/^# Written by .*up.sh/ {print $(NF-1)}' /tmp/slurm-anchor/etc/slurm.conf 2>/dev/null || true)
 fi
-cleanup() {
-	local pid
-	for pid in "${orbit_pids[@]}"; do
-		kill -TERM "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'rm -rf "$work"' EXIT
 
 echo "== building Orbit" >&2
 make -C "$root" build >/dev/null
@@ -62,57 +50,9 @@ ROUNDS=1 "$ref/measure.sh" "$NJOBS" >"$work/ref.txt" 2>"$work/ref.err" || true
 "$ref/down.sh" >/dev/null 2>&1 || true
 
 echo "== Orbit: $NODES nodes, measure.sh $NJOBS" >&2
-base=$work/orbit
-mkdir -p "$base"/{etc,pids,state,spool,log,run}
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
-# The reference's slurm.conf, with Orbit's paths, ports and local authentication.
-cat >"$base/etc/slurm.conf" <<CONF
-ClusterName=orbit
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
-SlurmUser=root
-AuthType=auth/slurm
-CredType=cred/slurm
-AuthInfo=socket=$base/run/sack.socket
-StateSaveLocation=$base/state
-SlurmdSpoolDir=$base/spool/%n
-SlurmctldPidFile=$base/run/slurmctld-daemon.pid
-SlurmdPidFile=$base/run/slurmd-%n.pid
-SlurmctldLogFile=$base/log/slurmctld.log
-SlurmdLogFile=$base/log/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-ReturnToService=2
-NodeName=n[1-$NODES] NodeAddr=127.0.0.1 Sockets=2 CoresPerSocket=$((CPUS / 2)) ThreadsPerCore=1 RealMemory=$MEM State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-CONF
-head -c 1024 /dev/urandom >"$base/etc/slurm.key"
-chmod 600 "$base/etc/slurm.key"
-export SLURM_CONF=$base/etc/slurm.conf
-"$root/bin/slurmctld" -D -f "$SLURM_CONF" >"$base/log/slurmctld.stderr" 2>&1 </dev/null &
-orbit_pids+=("$!")
-echo "$!" >"$base/pids/slurmctld.pid"
-"$root/bin/slurmd" -D -f "$SLURM_CONF" -N "n[1-$NODES]" >"$base/log/slurmd.stderr" 2>&1 </dev/null &
-orbit_pids+=("$!")
-for _ in $(seq 300); do
-	idle=$("$root/bin/sinfo" -h -t idle -o %D 2>/dev/null | awk '{s+=$1} END {print s+0}')
-	[[ $idle == "$NODES" ]] && break
-	sleep 0.2
-done
-[[ ${idle:-0} == "$NODES" ]] || { tail "$base"/log/*; die "Orbit's $NODES nodes did not come up"; }
-PATH=$root/bin:$PATH SLURM_ANCHOR_DIR=$base ROUNDS=1 "$ref/measure.sh" "$NJOBS" >"$work/orbit.txt" 2>"$work/orbit.err" || true
+# orbit-measure.sh is the Orbit half: the same cluster shape, measured by the same measure.sh.
+BINDIR=$root/bin ORBIT_SHARED=$shared ROUNDS=1 "$root/testsuite/scripts/orbit-measure.sh" "$NJOBS" \
+	>"$work/orbit.txt" 2>"$work/orbit.err" || true
 
 if [[ -n $ref_nodes_before ]]; then
 	echo "== bringing the reference back with $ref_nodes_before node(s)" >&2
