@@ -1,10 +1,20 @@
 package node
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // SetLaunchChecked makes fn run inside every batch launch between its check for a running
 // slurmstepd of the job and its check for the job's done marker, until the test ends.
 func SetLaunchChecked(t testing.TB, fn func(job uint32)) {
 	launchChecked.Store(&fn)
 	t.Cleanup(func() { launchChecked.Store(nil) })
+}
+
+// SetSlowStartLimit sets how long an acknowledged slurmstepd may take to start its script,
+// beyond a message timeout, until the test ends.
+func SetSlowStartLimit(t testing.TB, d time.Duration) {
+	old := slowStartLimit.Swap(int64(d))
+	t.Cleanup(func() { slowStartLimit.Store(old) })
 }

@@ -137,9 +137,17 @@ type slowStart struct {
 func (d *Daemon) awaitSlowStart(m *wire.LaunchBatchJob, s *slowStart) {
 	defer d.doneStarting(m.JobID)
 	d.log.Info("launch acknowledged; slurmstepd is still starting the batch script", "job", m.JobID, "node", m.NodeName, "stepd_pid", s.pid)
-	s.ready.SetReadDeadline(time.Time{})
-	err := stepdlaunch.ReadReady(s.ready) // the stepd answers or exits: the pipe has no other writer
+	// The stepd answers or exits (the pipe has no other writer), within the login shell's
+	// 120 s and a message timeout of its own; one that does neither is killed, so a hung
+	// start cannot leave the job running in the controller's eyes and starting in ours.
+	limit := time.Duration(slowStartLimit.Load()) + d.timeout
+	s.ready.SetReadDeadline(time.Now().Add(limit))
+	err := stepdlaunch.ReadReady(s.ready)
 	s.ready.Close()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		syscall.Kill(-s.pid, syscall.SIGKILL) // its session (spawnStepd: Setsid), the login shell included
+		err = fmt.Errorf("slurmstepd (pid %d) did not start the script within %v", s.pid, limit)
+	}
 	if err != nil {
 		d.log.Error("batch launch failed", "job", m.JobID, "node", m.NodeName, "err", err)
 		d.reportScript(wire.MsgBatchJobComplete, &wire.BatchJobComplete{JobID: m.JobID, NodeName: m.NodeName,
@@ -149,6 +157,13 @@ func (d *Daemon) awaitSlowStart(m *wire.LaunchBatchJob, s *slowStart) {
 	d.log.Info("launched batch job", "job", m.JobID, "node", m.NodeName, "uid", m.UserID, "stepd_pid", strconv.Itoa(s.pid))
 	d.endIfKilled(m)
 }
+
+// slowStartLimit is how long a slurmstepd acknowledged before its script ran may take to
+// start it, beyond a message timeout: the 120 s Slurm gives a login shell to print the
+// user's environment (slurmd/slurmstepd/env_batch.go). Tests shorten it (export_test.go).
+var slowStartLimit atomic.Int64
+
+func init() { slowStartLimit.Store(int64(120 * time.Second)) }
 
 // launchChecked, set only by tests (export_test.go), runs between a batch launch's two
 // checks for an earlier run of the job, where a slurmstepd ending at that moment would slip

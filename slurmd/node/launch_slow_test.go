@@ -80,3 +80,20 @@ func TestLaunch_SlowStartFailureIsReported(t *testing.T) {
 		t.Fatalf("completion %+v; want LaunchFailed with the slurmstepd's error", c)
 	}
 }
+
+// TestLaunch_SlowStartThatHangsIsEnded: an acknowledged slurmstepd that never starts the
+// script is killed after its time, and the job's end is reported as a launch failure, so
+// the job does not stay running in the controller's eyes for ever.
+func TestLaunch_SlowStartThatHangsIsEnded(t *testing.T) {
+	node.SetSlowStartLimit(t, time.Second)
+	f, d := slowStepdNode(t, `exec sleep 600`)
+	uid, gid := uint32(os.Getuid()), uint32(os.Getgid())
+	const job = 342
+	if err := f.call(d.Addr(), wire.MsgLaunchBatchJob, f.launch(job, "n1", uid, gid, "#!/bin/sh\ntrue\n", t.TempDir())); err != nil {
+		t.Fatalf("slow launch: %v; want it acknowledged", err)
+	}
+	c := f.waitComplete(job)
+	if !c.LaunchFailed || !strings.Contains(c.Text, "did not start the script") {
+		t.Fatalf("completion %+v; want LaunchFailed: the slurmstepd did not start the script", c)
+	}
+}
