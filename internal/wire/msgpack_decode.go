@@ -93,32 +93,23 @@ func mpIsRaw(c byte) bool {
 	return c&0xe0 == 0xa0 || c >= 0xc4 && c <= 0xc6 || c >= 0xd9 && c <= 0xdb
 }
 
-func (d *mpDecoder) arrayLen() int {
-	switch c := d.next(); {
-	case c&0xf0 == 0x90:
-		return int(c & 0x0f)
-	case c == 0xdc:
-		return int(d.u16())
-	case c == 0xdd:
-		return int(d.u32())
-	default:
-		d.i--
-		mpFail("expected an array at byte %d, found type 0x%02x", d.i, c)
-	}
-	return 0
-}
+func (d *mpDecoder) arrayLen() int { return d.containerLen(0x90, 0xdc, 0xdd, "an array") }
 
-func (d *mpDecoder) mapLen() int {
+func (d *mpDecoder) mapLen() int { return d.containerLen(0x80, 0xde, 0xdf, "a map") }
+
+// containerLen reads an array's or a map's header: its fix form (fix, the length in the low
+// nibble), or its 16- or 32-bit one.
+func (d *mpDecoder) containerLen(fix, c16, c32 byte, what string) int {
 	switch c := d.next(); {
-	case c&0xf0 == 0x80:
+	case c&0xf0 == fix:
 		return int(c & 0x0f)
-	case c == 0xde:
+	case c == c16:
 		return int(d.u16())
-	case c == 0xdf:
+	case c == c32:
 		return int(d.u32())
 	default:
 		d.i--
-		mpFail("expected a map at byte %d, found type 0x%02x", d.i, c)
+		mpFail("expected %s at byte %d, found type 0x%02x", what, d.i, c)
 	}
 	return 0
 }

@@ -49,20 +49,6 @@ type sliceHeader struct {
 	cap  int
 }
 
-func mpAppendUint(b []byte, v uint64) []byte {
-	switch {
-	case v <= math.MaxInt8:
-		return append(b, byte(v))
-	case v <= math.MaxUint8:
-		return append(b, 0xcc, byte(v))
-	case v <= math.MaxUint16:
-		return binary.BigEndian.AppendUint16(append(b, 0xcd), uint16(v))
-	case v <= math.MaxUint32:
-		return binary.BigEndian.AppendUint32(append(b, 0xce), uint32(v))
-	}
-	return binary.BigEndian.AppendUint64(append(b, 0xcf), v)
-}
-
 // mpAppendInt writes a signed integer: fixint where it fits, else the smallest signed form
 // (a positive int past 127 is int16/32/64, never uint8).
 func mpAppendInt(b []byte, v int64) []byte {
@@ -136,11 +122,11 @@ func mpEncInt8(e *mpEncoder, p unsafe.Pointer)   { e.b = mpAppendInt(e.b, int64(
 func mpEncInt16(e *mpEncoder, p unsafe.Pointer)  { e.b = mpAppendInt(e.b, int64(*(*int16)(p))) }
 func mpEncInt32(e *mpEncoder, p unsafe.Pointer)  { e.b = mpAppendInt(e.b, int64(*(*int32)(p))) }
 func mpEncInt64(e *mpEncoder, p unsafe.Pointer)  { e.b = mpAppendInt(e.b, *(*int64)(p)) }
-func mpEncUint(e *mpEncoder, p unsafe.Pointer)   { e.b = mpAppendUint(e.b, uint64(*(*uint)(p))) }
-func mpEncUint8(e *mpEncoder, p unsafe.Pointer)  { e.b = mpAppendUint(e.b, uint64(*(*uint8)(p))) }
-func mpEncUint16(e *mpEncoder, p unsafe.Pointer) { e.b = mpAppendUint(e.b, uint64(*(*uint16)(p))) }
-func mpEncUint32(e *mpEncoder, p unsafe.Pointer) { e.b = mpAppendUint(e.b, uint64(*(*uint32)(p))) }
-func mpEncUint64(e *mpEncoder, p unsafe.Pointer) { e.b = mpAppendUint(e.b, *(*uint64)(p)) }
+func mpEncUint(e *mpEncoder, p unsafe.Pointer)   { e.b = appendUint(e.b, uint64(*(*uint)(p))) }
+func mpEncUint8(e *mpEncoder, p unsafe.Pointer)  { e.b = appendUint(e.b, uint64(*(*uint8)(p))) }
+func mpEncUint16(e *mpEncoder, p unsafe.Pointer) { e.b = appendUint(e.b, uint64(*(*uint16)(p))) }
+func mpEncUint32(e *mpEncoder, p unsafe.Pointer) { e.b = appendUint(e.b, uint64(*(*uint32)(p))) }
+func mpEncUint64(e *mpEncoder, p unsafe.Pointer) { e.b = appendUint(e.b, *(*uint64)(p)) }
 
 func mpEncFloat32(e *mpEncoder, p unsafe.Pointer) {
 	e.b = binary.BigEndian.AppendUint32(append(e.b, 0xca), math.Float32bits(*(*float32)(p)))
