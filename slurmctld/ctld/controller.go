@@ -99,9 +99,12 @@ type Controller struct {
 	// jobCache sizes the packed job-info replies (job_info_cache.go).
 	jobCache jobInfoCache
 	prios    priorityState // priority/multifactor's factors and recalculation (priority.go)
-	reconf   reconfState   // scontrol reconfigure and SIGHUP (reconfigure.go)
-	bf       bfStats       // sdiag's backfill section (stats_backfill.go)
-	onReconf func(*conf.Config)
+	// fairShare is multifactor's usage and fair-share factors (priority_fairshare.go).
+	fairShare fairShareState
+	manual    bool        // Options.Manual: a simulation, whose usage is not saved
+	reconf    reconfState // scontrol reconfigure and SIGHUP (reconfigure.go)
+	bf        bfStats     // sdiag's backfill section (stats_backfill.go)
+	onReconf  func(*conf.Config)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -147,6 +150,8 @@ func New(opts Options) (*Controller, error) {
 		interval: opts.SchedInterval,
 		prios: priorityState{factors: map[uint32]jobFactors{}, computed: map[uint32]uint32{},
 			held: map[uint32]bool{}, direct: map[uint32]bool{}},
+		fairShare: newFairShareState(),
+		manual:    opts.Manual,
 		t:         newTables(cfg),
 		kick:      make(chan struct{}, 1),
 		batchKick: make(chan struct{}, 1),
@@ -189,6 +194,7 @@ func New(opts Options) (*Controller, error) {
 		cancel()
 		return nil, err
 	}
+	c.startPriority()
 	c.srv = wire.NewServer(wire.ServerOptions{
 		Logger:         log,
 		MessageTimeout: msgTimeout,

@@ -94,7 +94,16 @@ func (c *Controller) purgeOldJobs() {
 		c.mu.Unlock()
 		return
 	}
+	gone := make([]*jobRecord, len(ids))
+	for i, id := range ids {
+		gone[i] = c.t.jobs[id]
+	}
 	p, err := c.apply(purgeJobs{ids: ids})
+	if err == nil {
+		for _, j := range gone {
+			c.forgetJobUsage(j, now) // its last seconds, before fair-share loses sight of it
+		}
+	}
 	c.mu.Unlock()
 	if err == nil {
 		err = p.Wait(c.ctx)

@@ -70,12 +70,27 @@ func (c *Controller) recalcPriorities() {
 	}
 	now := c.now().Unix()
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	p := c.prio()
 	due := p.lastCalc == 0 || now-p.lastCalc >= int64(max(c.config().Priority.CalcPeriod, 1))
 	if due {
 		p.lastCalc = now
 	}
+	var save *fairShareSnapshot
+	if c.fairShareOn() {
+		c.accrueUsage(now)
+		if due {
+			c.calcFairShare()
+			save = c.fairShareSnapshotAt(now)
+		}
+	}
+	c.recalcPending(now, due)
+	c.mu.Unlock()
+	c.saveFairShare(save) // outside c.mu: a file write
+}
+
+// recalcPending is recalcPriorities' pass over the jobs, with c.mu held.
+func (c *Controller) recalcPending(now int64, due bool) {
+	p := c.prio()
 	for _, m := range []map[uint32]bool{p.held, p.direct} {
 		for id := range m {
 			if j := c.t.jobs[id]; j == nil || !j.state().IsPending() {
@@ -121,6 +136,26 @@ func (c *Controller) recalcPriorities() {
 			c.t.jobs[id] = n // memory only (see above)
 		}
 	}
+}
+
+// startPriority logs, as Slurm's priority/multifactor does when it loads, the weights it
+// ignores without accounting, and reads the saved fair-share usage. Called once recovery is
+// done.
+func (c *Controller) startPriority() {
+	if !c.multifactor() {
+		return
+	}
+	pc := c.config().Priority
+	if !c.config().AccountingEnabled() {
+		if pc.WeightAge != 0 {
+			c.log.Error("PriorityWeightAge can only be used with SlurmDBD, ignoring")
+		}
+		if pc.WeightFairShare != 0 {
+			c.log.Error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring")
+		}
+		return
+	}
+	c.loadFairShare()
 }
 
 // forget drops what p knows of a job that is no longer pending.

@@ -41,9 +41,10 @@ func (f jobFactors) priority() uint32 {
 //   - job size: the CPUs and nodes asked for against the cluster's (below).
 //   - partition: the partition's PriorityJobFactor over the largest of all partitions (or
 //     the raw factor with NO_NORMAL_PART); 0 when the factor is 0.
-//   - fair-share and association: 0. Orbit has no associations or usage database yet
-//     (AccountingStorageType has no slurmdbd), and Slurm gives 0 to a job without an
-//     association.
+//   - fair-share: the user's factor from the embedded accounting's usage
+//     (priority_fairshare.go). Without accounting (accounting_storage/none) Slurm has no
+//     associations and ignores both this weight and PriorityWeightAge: both factors are 0.
+//   - association: 0. The associations Orbit models carry no priority.
 //   - QOS: 0. The only QOS is "normal", whose priority is 0.
 //   - nice: subtracted.
 //
@@ -55,7 +56,11 @@ func (c *Controller) jobFactorsAt(j *jobRecord, now int64) jobFactors {
 	if pc.Flags&conf.PriorityAccrueAlways != 0 {
 		accrue = j.SubmitTime
 	}
-	if pc.WeightAge != 0 && accrue != 0 {
+	withAcct := c.config().AccountingEnabled()
+	if pc.WeightFairShare != 0 && withAcct {
+		f.fairShare = c.fairShareFactor(j.UserID) * float64(pc.WeightFairShare)
+	}
+	if pc.WeightAge != 0 && accrue != 0 && withAcct {
 		var diff uint32
 		if now > accrue {
 			diff = uint32(min(now-accrue, math.MaxUint32))

@@ -3,7 +3,9 @@ package ctld
 import (
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -11,10 +13,22 @@ import (
 
 // prioController is a controller (not serving) on 3 nodes of 4 CPUs — n1, n2 in partition
 // debug (PriorityJobFactor 1), n3 in partition other (PriorityJobFactor 4) — with
-// priority/multifactor and the given extra slurm.conf lines.
+// priority/multifactor and the given extra slurm.conf lines. Accounting is the embedded one
+// (without accounting Slurm ignores PriorityWeightAge) unless extra names another.
 func prioController(t *testing.T, extra string) *Controller {
 	t.Helper()
-	path, err := WriteTestConfig(t.TempDir(), 6817, TestConfig{Nodes: 2, CPUs: 4,
+	c, _ := prioControllerIn(t, t.TempDir(), nil, extra)
+	return c
+}
+
+// prioControllerIn is prioController with its state in dir and its clock now (nil: the real
+// one); it also returns the slurm.conf path.
+func prioControllerIn(t *testing.T, dir string, now func() time.Time, extra string) (*Controller, string) {
+	t.Helper()
+	if !strings.Contains(extra, "AccountingStorageType") {
+		extra += "AccountingStorageType=accounting_storage/orbit\n"
+	}
+	path, err := WriteTestConfig(dir, 6817, TestConfig{Nodes: 2, CPUs: 4,
 		Extra: "NodeName=n3 NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=4 RealMemory=1000\n" +
 			"PartitionName=other Nodes=n3 State=UP PriorityJobFactor=4\n" +
 			"PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=2000\n" +
@@ -23,12 +37,12 @@ func prioController(t *testing.T, extra string) *Controller {
 		t.Fatal(err)
 	}
 	cfg, key := loadTest(t, path)
-	c, err := New(Options{Config: cfg, Key: key, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Scheduler: idleScheduler{}})
+	c, err := New(Options{Config: cfg, Key: key, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Scheduler: idleScheduler{}, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return c
+	return c, path
 }
 
 // TestMultifactor_Priority checks priorities against Slurm 22.05's formula, worked by hand.
@@ -67,6 +81,8 @@ func TestMultifactor_Priority(t *testing.T) {
 		{"accrue always", "PriorityFlags=ACCRUE_ALWAYS\n", func(j *jobRecord) { j.SubmitTime = now - 86400 }, 2833},
 		// everything subtracted: never below 1 (0 means held).
 		{"floor", "", func(j *jobRecord) { j.Desc.Nice = 100000 }, 1},
+		// without accounting Slurm ignores PriorityWeightAge: 833.33 + 1000.
+		{"no accounting, no age", "AccountingStorageType=accounting_storage/none\n", nil, 1833},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := prioController(t, tc.extra)
