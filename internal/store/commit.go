@@ -91,12 +91,19 @@ func (s *Store) Enqueue(ctx context.Context, b *Batch) (*Pending, error) {
 // run is the writer goroutine: it takes the first waiting batch, gathers whatever else is
 // already queued (up to MaxGroupBatches), commits them as one transaction, hands the group
 // to the syncer (group.go's syncLoop) and repeats. It never waits for more batches to
-// arrive: batches pile up on their own while a group is written and synced, so a lone commit
-// pays no added latency and a busy queue forms large groups.
+// arrive: a lone commit pays no added latency.
+//
+// It does wait for the syncer, though: at most unsyncedGroups committed groups may wait for
+// their fsync (one being synced, one queued behind it). A group written while two are ahead
+// of it would only wait for the fsync after theirs anyway, so holding it back costs nothing,
+// and the batches that arrive meanwhile join it. Without that bound a busy writer commits a
+// group of one or two batches every few hundred microseconds, each transaction rewriting the
+// same table and index pages into the log, and the fsyncs slow down under that I/O.
 func (s *Store) run() {
-	toSync := make(chan written, 64)
+	toSync := make(chan written, unsyncedGroups)
 	synced := make(chan struct{})
-	go s.syncLoop(toSync, synced)
+	slots := make(chan struct{}, unsyncedGroups)
+	go s.syncLoop(toSync, slots, synced)
 	defer func() {
 		close(toSync)
 		<-synced
@@ -107,6 +114,7 @@ func (s *Store) run() {
 		if !ok {
 			return
 		}
+		slots <- struct{}{} // freed by the syncer once a group ahead is on disk
 		// A fresh slice: the syncer holds the previous group until its fsync.
 		group := make([]*Pending, 0, min(len(s.queue)+1, s.opts.MaxGroupBatches))
 		group = append(group, p)
@@ -122,6 +130,11 @@ func (s *Store) run() {
 				break fill
 			}
 		}
-		s.commitGroup(group, toSync)
+		if !s.commitGroup(group, toSync) {
+			<-slots // nothing went to the syncer
+		}
 	}
 }
+
+// unsyncedGroups is how many committed groups may wait for their fsync at once (run).
+const unsyncedGroups = 2

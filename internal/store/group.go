@@ -67,7 +67,9 @@ type written struct {
 // an I/O error) fails the whole group, and then truly nothing of it was written, so its
 // waiters are released at once. A committed group goes to the syncer (syncLoop), which
 // releases its waiters once the log is on disk.
-func (s *Store) commitGroup(group []*Pending, toSync chan<- written) {
+//
+// It reports whether the group went to the syncer.
+func (s *Store) commitGroup(group []*Pending, toSync chan<- written) bool {
 	start := time.Now()
 	failed := 0
 	groupErr := s.writeGroup(group, &failed)
@@ -79,9 +81,10 @@ func (s *Store) commitGroup(group []*Pending, toSync chan<- written) {
 		}
 		s.recordGroup(len(group), len(group), false, time.Since(start))
 		release(group)
-		return
+		return false
 	}
 	toSync <- written{group: group, failed: failed, start: start}
+	return true
 }
 
 // release answers a group's waiters (each p.err is final).
@@ -99,7 +102,8 @@ func release(group []*Pending) {
 // began. A failed fsync fails its groups with ErrOutcomeUnknown (their transactions were
 // written but may not be on disk) and, since Linux may drop the pages a failed fsync did not
 // write, every later group too.
-func (s *Store) syncLoop(toSync <-chan written, done chan<- struct{}) {
+// Each group synced frees one of the writer's slots (run).
+func (s *Store) syncLoop(toSync <-chan written, slots <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	var batch []written
 	for w := range toSync {
@@ -127,6 +131,7 @@ func (s *Store) syncLoop(toSync <-chan written, done chan<- struct{}) {
 			}
 			s.recordGroup(len(w.group), w.failed, err == nil, time.Since(w.start))
 			release(w.group)
+			<-slots
 		}
 		clear(batch)
 	}
