@@ -2,11 +2,12 @@ package conf
 
 import (
 	"fmt"
-	"os/user"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/orbit-hpc/orbit/internal/userdb"
 )
 
 // ShowConfigRuntime carries the values of `scontrol show config` that only a running
@@ -197,7 +198,7 @@ func lookupUID(rt ShowConfigRuntime, name string) (uint32, bool) {
 	if rt.LookupUID != nil {
 		return rt.LookupUID(name)
 	}
-	u, err := user.Lookup(name)
+	u, err := userdb.Lookup(name)
 	if err != nil {
 		return 0, false
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -433,13 +433,13 @@ func splitList(s string) []string {
 
 // lookupUser resolves a user name or a numeric uid.
 func lookupUser(name string) (uint32, bool) {
-	if u, err := user.Lookup(name); err == nil {
+	if u, err := userdb.Lookup(name); err == nil {
 		if id, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
 			return uint32(id), true
 		}
 	}
 	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
-		if _, err := user.LookupId(name); err == nil {
+		if _, err := userdb.LookupId(name); err == nil {
 			return uint32(id), true
 		}
 	}
@@ -509,13 +509,13 @@ func parseGroups(v string) ([]uint32, error) {
 }
 
 func lookupGroup(name string) (uint32, bool) {
-	if g, err := user.LookupGroup(name); err == nil {
+	if g, err := userdb.LookupGroup(name); err == nil {
 		if id, err := strconv.ParseUint(g.Gid, 10, 32); err == nil {
 			return uint32(id), true
 		}
 	}
 	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
-		if _, err := user.LookupGroupId(name); err == nil {
+		if _, err := userdb.LookupGroupId(name); err == nil {
 			return uint32(id), true
 		}
 	}

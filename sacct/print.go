@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/memsize"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -93,7 +93,7 @@ func stepIDText(id uint32) string {
 }
 
 func groupName(gid uint32) string {
-	if g, err := user.LookupGroupId(strconv.FormatUint(uint64(gid), 10)); err == nil {
+	if g, err := userdb.LookupGroupId(strconv.FormatUint(uint64(gid), 10)); err == nil {
 		return g.Name
 	}
 	return ""

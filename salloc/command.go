@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"golang.org/x/sys/unix"
 )
@@ -140,18 +140,8 @@ func lookCommand(name, dir string) (string, error) {
 // loginShell is the user's shell from the password database (Slurm's _get_shell), /bin/sh
 // when it has none.
 func loginShell() string {
-	f, err := os.Open("/etc/passwd")
-	if err != nil {
-		return "/bin/sh"
-	}
-	defer f.Close()
-	uid := strconv.Itoa(os.Getuid())
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), ":")
-		if len(fields) >= 7 && fields[2] == uid && fields[6] != "" {
-			return fields[6]
-		}
+	if sh := userdb.Shell(strconv.Itoa(os.Getuid())); sh != "" {
+		return sh
 	}
 	return "/bin/sh"
 }

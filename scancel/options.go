@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/user"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 )
 
 // noSignal is Slurm's NO_VAL16 for --signal: no signal given, so the job is cancelled.
@@ -321,13 +321,13 @@ func parseSignal(s string) (uint16, bool) {
 
 // lookupUser is uid_from_string: a user name, or a number that names an existing user.
 func lookupUser(name string) (uint32, bool) {
-	if u, err := user.Lookup(name); err == nil {
+	if u, err := userdb.Lookup(name); err == nil {
 		if id, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
 			return uint32(id), true
 		}
 	}
 	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
-		if _, err := user.LookupId(name); err == nil {
+		if _, err := userdb.LookupId(name); err == nil {
 			return uint32(id), true
 		}
 	}

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"os/user"
 	"strconv"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/getopt"
 	"github.com/orbit-hpc/orbit/compat/version"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 )
 
 // longOptions is scontrol's getopt_long table ("adhM:FoQu:vV" and its long options), in
@@ -101,7 +101,7 @@ func (c *cli) apply(opt, arg string) int {
 // validUID reports whether s names a user, or is a user id (as C's strtol reads it: blanks
 // and a sign allowed, 0 to INT_MAX) that exists, as Slurm's uid_from_string checks.
 func validUID(s string) bool {
-	if _, err := user.Lookup(s); err == nil {
+	if _, err := userdb.Lookup(s); err == nil {
 		return true
 	}
 	t := strings.TrimLeft(s, " \t\n\v\f\r")
@@ -114,7 +114,7 @@ func validUID(s string) bool {
 	if err != nil || t == "" || t[0] == '+' || (neg && n != 0) {
 		return false
 	}
-	_, err = user.LookupId(strconv.FormatUint(n, 10))
+	_, err = userdb.LookupId(strconv.FormatUint(n, 10))
 	return err == nil
 }
 

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os/user"
 	"strconv"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -153,7 +153,7 @@ func (c *cli) sprintPartition(p *wire.PartitionInfo) string {
 // userName is uid_to_string: the user's name, or the number when there is none.
 func userName(uid uint32) string {
 	s := strconv.FormatUint(uint64(uid), 10)
-	if u, err := user.LookupId(s); err == nil {
+	if u, err := userdb.LookupId(s); err == nil {
 		return u.Username
 	}
 	return s

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -17,7 +17,7 @@ func ctime(sec int64) string {
 
 // lookupUser is uid_to_string_or_null: the user's name, "" when the uid has none.
 func lookupUser(uid uint32) string {
-	u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
+	u, err := userdb.LookupId(strconv.FormatUint(uint64(uid), 10))
 	if err != nil {
 		return ""
 	}

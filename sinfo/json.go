@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"io"
-	"os/user"
 	"strconv"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/openapi"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -53,7 +53,7 @@ func dumpData(mime string, stdout, stderr io.Writer) int {
 
 // userName is uid_to_string_or_null: the user's name, or "" when the uid has none.
 func userName(uid uint32) string {
-	u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
+	u, err := userdb.LookupId(strconv.FormatUint(uint64(uid), 10))
 	if err != nil {
 		return ""
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"net"
-	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/format"
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -318,7 +318,7 @@ func (p *params) finish(list []*group, slurmdPort uint16) []*format.SinfoRow {
 		if r.ReasonUID != format.NoVal {
 			name, ok := users[r.ReasonUID]
 			if !ok {
-				if u, err := user.LookupId(strconv.FormatUint(uint64(r.ReasonUID), 10)); err == nil {
+				if u, err := userdb.LookupId(strconv.FormatUint(uint64(r.ReasonUID), 10)); err == nil {
 					name = u.Username
 				}
 				users[r.ReasonUID] = name

@@ -12,12 +12,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -206,7 +206,7 @@ func buildUserList(s string, stderr io.Writer) []uint32 {
 
 // lookupUID is uid_from_string: a user name, or a number that is a uid.
 func lookupUID(name string) (uint32, bool) {
-	if u, err := user.Lookup(name); err == nil {
+	if u, err := userdb.Lookup(name); err == nil {
 		n, err := strconv.ParseUint(u.Uid, 10, 32)
 		return uint32(n), err == nil
 	}
@@ -214,7 +214,7 @@ func lookupUID(name string) (uint32, bool) {
 	if err != nil {
 		return 0, false
 	}
-	if _, err := user.LookupId(name); err != nil {
+	if _, err := userdb.LookupId(name); err != nil {
 		return 0, false
 	}
 	return uint32(n), true
@@ -305,7 +305,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 // userName is uid_to_string_cached: the user's name, or the uid as a number.
 func userName(uid uint32) string {
 	id := strconv.FormatUint(uint64(uid), 10)
-	if u, err := user.LookupId(id); err == nil {
+	if u, err := userdb.LookupId(id); err == nil {
 		return u.Username
 	}
 	return id

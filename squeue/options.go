@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/user"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 )
 
 // params is one squeue invocation's options (Slurm's squeue_parameters_t, the part Orbit
@@ -492,13 +492,17 @@ func splitList(s string) []string { return splitOn(s, ',') }
 
 // lookupUser resolves a user name, or a numeric uid, as Slurm's uid_from_string does.
 func lookupUser(name string) (uint32, bool) {
-	if u, err := user.Lookup(name); err == nil {
+	if u, err := userdb.Lookup(name); err == nil {
 		if id, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
 			return uint32(id), true
 		}
 	}
+	// A number must name an existing user too: Slurm 22.05's `squeue -u 987654` says
+	// "Invalid user: 987654" when no user has that uid.
 	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
-		return uint32(id), true
+		if _, err := userdb.LookupId(name); err == nil {
+			return uint32(id), true
+		}
 	}
 	return 0, false
 }

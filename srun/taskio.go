@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/user"
 	"strconv"
 
 	"github.com/orbit-hpc/orbit/compat/filepattern"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -34,7 +34,7 @@ func newIOPlan(o *options, step *wire.StepCreateReply, stdout, stderr io.Writer)
 	if f.JobName == "" {
 		f.JobName = o.jobName
 	}
-	if u, err := user.Current(); err == nil {
+	if u, err := userdb.Current(); err == nil {
 		f.User = u.Username
 	}
 	if v, err := strconv.ParseUint(os.Getenv("SLURM_ARRAY_JOB_ID"), 10, 32); err == nil {

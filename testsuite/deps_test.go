@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +69,13 @@ var depRules = []struct {
 		"the store keeps opaque records; the controller owns what they mean"},
 }
 
+// depRuleAllow lists, for a rule's pattern, packages under a forbidden prefix it may link
+// all the same: conf/ resolves SlurmUser's uid through internal/userdb, a leaf over the
+// standard library that commands need for NSS lookups without cgo, not daemon code.
+var depRuleAllow = map[string][]string{
+	"./conf/...": {"/internal/userdb"},
+}
+
 // depRuleExcept lists, for a rule's pattern, packages it matches that have a rule of
 // their own: compat/openapi renders internal/wire's info types.
 var depRuleExcept = map[string][]string{
@@ -103,6 +111,9 @@ func TestDependencyRules(t *testing.T) {
 			sc := bufio.NewScanner(bytes.NewReader(out))
 			for sc.Scan() {
 				dep := sc.Text()
+				if slices.ContainsFunc(depRuleAllow[r.pkgs], func(a string) bool { return dep == module+a }) {
+					continue
+				}
 				for _, f := range r.forbidden {
 					if dep == module+f || strings.HasPrefix(dep, module+f+"/") {
 						t.Errorf("%s links %s: %s", r.pkgs, dep, r.why)
@@ -174,5 +185,47 @@ func TestDependencyRules_CommandsLinkNoHeavyLibraries(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// userLookupPackages are the packages user commands link that look users or groups up: they
+// go through internal/userdb, which falls back to getent when the commands are built without
+// cgo (as `make build` builds them), so that NSS-only users (LDAP, SSSD) still resolve.
+var userLookupPackages = append(slices.Clone(userCommands), "./conf", "./compat/...", "./internal/cmdclient")
+
+func TestDependencyRules_CommandsLookUsersUpThroughUserdb(t *testing.T) {
+	root, err := testbin.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The commands' own packages and every Orbit package they link, each with its direct
+	// imports; only internal/userdb may import os/user.
+	args := append([]string{"list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{end}}`}, userLookupPackages...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	seen := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || !strings.HasPrefix(f[0], module+"/") {
+			continue
+		}
+		seen++
+		if f[0] == module+"/internal/userdb" {
+			continue
+		}
+		if slices.Contains(f[1:], "os/user") {
+			t.Errorf("%s imports os/user: a user command's lookups go through internal/userdb, or a build without cgo loses NSS users", f[0])
+		}
+	}
+	if seen == 0 {
+		t.Fatal("go list named no Orbit packages")
 	}
 }

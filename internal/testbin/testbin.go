@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -58,7 +59,7 @@ func build(name string) (string, error) {
 		}
 	}
 	out := filepath.Join(dir, filepath.Base(name))
-	cmd := exec.Command("go", "build", "-o", out, "./"+name)
+	cmd := goBuild(out, name)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./%s: %v\n%s", name, err, b)
@@ -71,7 +72,7 @@ func build(name string) (string, error) {
 			continue
 		}
 		hout := filepath.Join(dir, filepath.Base(helper))
-		cmd := exec.Command("go", "build", "-o", hout, "./"+helper)
+		cmd := goBuild(hout, helper)
 		cmd.Dir = root
 		if b, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build ./%s: %v\n%s", helper, err, b)
@@ -79,6 +80,21 @@ func build(name string) (string, error) {
 		built[helper] = hout
 	}
 	return out, nil
+}
+
+// UserCommands are the commands `make build` builds without cgo (the Makefile's
+// USER_CMDS): statically linked, with os/user and net in pure Go and internal/userdb's getent
+// fallback. Tests build them the same way, so they exercise what ships.
+var UserCommands = []string{"sbatch", "srun", "salloc", "squeue", "scancel", "sinfo", "scontrol", "sacct", "sdiag", "sprio"}
+
+// goBuild is the `go build` of package dir name into out, as `make build` builds it.
+func goBuild(out, name string) *exec.Cmd {
+	if slices.Contains(UserCommands, name) {
+		cmd := exec.Command("go", "build", "-tags", "osusergo,netgo", "-o", out, "./"+name)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		return cmd
+	}
+	return exec.Command("go", "build", "-o", out, "./"+name)
 }
 
 // companions are the executables built with a binary, into the same directory.

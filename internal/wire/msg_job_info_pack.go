@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -40,14 +41,23 @@ type packField struct {
 	size uintptr // bytes of an integer field
 }
 
-var (
-	packFields []packField
-	packIndex  map[string]int // tag → index in packFields
-)
+// packLayout is JobInfo's packed form, derived from its struct: the fields in order, each
+// tag's index among them, and the encoded key table.
+type packLayout struct {
+	fields   []packField
+	index    map[string]int // tag → index in fields
+	keyTable []byte
+}
 
-func init() {
+// jobInfoLayout builds the layout on first use rather than at package init: every command
+// links this package and would pay for the reflection at each start, while only the
+// controller and the commands that list jobs ever pack or unpack one.
+var jobInfoLayout = sync.OnceValue(buildPackLayout)
+
+func buildPackLayout() *packLayout {
 	t := reflect.TypeOf(JobInfo{})
-	packIndex = make(map[string]int, t.NumField())
+	packFields := make([]packField, 0, t.NumField())
+	packIndex := make(map[string]int, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name := f.Tag.Get("codec")
@@ -74,10 +84,11 @@ func init() {
 		packIndex[name] = len(packFields)
 		packFields = append(packFields, pf)
 	}
-	packKeyTable = appendArrayLen(nil, len(packFields))
+	keyTable := appendArrayLen(nil, len(packFields))
 	for i := range packFields {
-		packKeyTable = appendStr(packKeyTable, packFields[i].name)
+		keyTable = appendStr(keyTable, packFields[i].name)
 	}
+	return &packLayout{fields: packFields, index: packIndex, keyTable: keyTable}
 }
 
 // ErrBadPacked reports a packed job list that is not what AppendJobInfo writes.
@@ -91,6 +102,7 @@ func AppendJobInfo(b []byte, j *JobInfo) []byte {
 	at := len(b)
 	b = append(b, 0xde, 0, 0)
 	n := 0
+	packFields := jobInfoLayout().fields
 	for i := range packFields {
 		f := &packFields[i]
 		if packZero(base, f) {
@@ -123,12 +135,9 @@ func AppendJobInfo(b []byte, j *JobInfo) []byte {
 // AppendJobInfoListHeader starts a packed list of n jobs (the array header and the key
 // table); append each job with AppendJobInfo.
 func AppendJobInfoListHeader(b []byte, n int) []byte {
-	b = append(appendArrayLen(b, n+1), packKeyTable...)
+	b = append(appendArrayLen(b, n+1), jobInfoLayout().keyTable...)
 	return b
 }
-
-// packKeyTable is the encoded key table of this build's JobInfo (set by init).
-var packKeyTable []byte
 
 // UnpackJobInfos decodes a packed job list. Strings share one copy of b, so decoding
 // allocates little beyond the slice of jobs.
@@ -197,13 +206,14 @@ func eachJobInfo(all string, size func(int), fn func(*JobInfo) bool) error {
 	if nk > len(all) {
 		return fmt.Errorf("%w: %d keys claimed in %d bytes", ErrBadPacked, nk, len(all))
 	}
-	r.fields = make([]int, nk) // sender's key → index in packFields, -1 when unknown here
+	r.layout = jobInfoLayout()
+	r.fields = make([]int, nk) // sender's key → index in layout.fields, -1 when unknown here
 	for k := range r.fields {
 		name, err := r.str()
 		if err != nil {
 			return err
 		}
-		idx, ok := packIndex[name]
+		idx, ok := r.layout.index[name]
 		if !ok {
 			idx = -1
 		}
@@ -320,7 +330,8 @@ func appendInt(b []byte, v int64) []byte {
 type packReader struct {
 	s      string
 	i      int
-	fields []int // the reply's key table resolved to packFields indexes
+	layout *packLayout
+	fields []int // the reply's key table resolved to layout.fields indexes
 }
 
 // maxSkipDepth bounds nested values skipped under an unknown key.
@@ -553,7 +564,7 @@ func (r *packReader) jobInfo(j *JobInfo) error {
 			}
 			continue
 		}
-		f := &packFields[idx]
+		f := &r.layout.fields[idx]
 		p := unsafe.Add(base, f.off)
 		switch f.kind {
 		case packUint, packInt:

@@ -57,6 +57,7 @@ func TestJobInfoPack_RoundTrip(t *testing.T) {
 func TestJobInfoPack_UnknownKeys(t *testing.T) {
 	j := JobInfo{JobID: 42, Name: "x", TimeLimit: Infinite}
 	one := AppendJobInfo(nil, &j)
+	packFields := jobInfoLayout().fields
 	// A table with one more key, and the job's map with that key (a nested value) added.
 	b := appendArrayLen(nil, 2)
 	b = appendArrayLen(b, len(packFields)+1)

@@ -15,28 +15,30 @@ type MsgType uint16
 var ErrUnknownMsgType = errors.New("wire: unknown message type")
 
 type msgEntry struct {
+	t      MsgType
 	name   string
 	newFn  func() any
 	goType reflect.Type // the pointer type newFn returns
 }
 
-// registry maps numbers to message constructors. It is written only by Register, from init
-// functions, and read everywhere after; the lock keeps the race detector honest.
-var registry = struct {
+// registry maps numbers to message constructors. Register, called from init functions, only
+// queues an entry; the maps are built (and the entries checked) on the first lookup. Every
+// command links every message family, and building the maps at init cost each start of a
+// command a good part of its package-init time. The lock keeps the race detector honest.
+var registry struct {
 	sync.RWMutex
+	pending  []msgEntry // registered, not yet in the maps
 	byType   map[MsgType]msgEntry
 	byName   map[string]MsgType
 	byGoType map[reflect.Type]MsgType
-}{
-	byType:   map[MsgType]msgEntry{},
-	byName:   map[string]MsgType{},
-	byGoType: map[reflect.Type]MsgType{},
 }
 
 // Register binds message type t to name and to newFn, which must return a pointer to a fresh
 // zero struct each time. It is meant for init functions in msg_<family>.go files and panics on
 // a programming error: type 0, an empty name, a number, name or Go type already registered, or
-// a constructor that does not return a pointer to a struct.
+// a constructor that does not return a pointer to a struct. The first two panic at once, the
+// others when the registry is indexed: at the first lookup for a registration from an init
+// function (TestRegistry_Lookups makes one in every test run), at once after that.
 func Register(t MsgType, name string, newFn func() any) {
 	if t == 0 {
 		panic("wire.Register: message type 0 is reserved")
@@ -44,30 +46,65 @@ func Register(t MsgType, name string, newFn func() any) {
 	if name == "" || newFn == nil {
 		panic(fmt.Sprintf("wire.Register: type %d needs a name and a constructor", t))
 	}
-	v := newFn()
-	rt := reflect.TypeOf(v)
-	if rt == nil || rt.Kind() != reflect.Pointer || rt.Elem().Kind() != reflect.Struct {
-		panic(fmt.Sprintf("wire.Register: %s (%d): constructor returns %T, want a pointer to a struct", name, t, v))
+	registry.Lock()
+	registry.pending = append(registry.pending, msgEntry{t: t, name: name, newFn: newFn})
+	indexed := registry.byType != nil
+	registry.Unlock()
+	if indexed {
+		indexPending()
 	}
+}
+
+// indexPending adds the pending entries to the maps. A bad entry is dropped before it
+// panics, so the registry stays usable for the entries that are right.
+func indexPending() {
 	registry.Lock()
 	defer registry.Unlock()
-	if old, dup := registry.byType[t]; dup {
-		panic(fmt.Sprintf("wire.Register: type %d registered twice (%s and %s)", t, old.name, name))
+	if registry.byType == nil {
+		n := len(registry.pending)
+		registry.byType = make(map[MsgType]msgEntry, n)
+		registry.byName = make(map[string]MsgType, n)
+		registry.byGoType = make(map[reflect.Type]MsgType, n)
 	}
-	if old, dup := registry.byName[name]; dup {
-		panic(fmt.Sprintf("wire.Register: name %s registered twice (types %d and %d)", name, old, t))
+	for len(registry.pending) > 0 {
+		e := registry.pending[0]
+		registry.pending = registry.pending[1:]
+		v := e.newFn()
+		rt := reflect.TypeOf(v)
+		if rt == nil || rt.Kind() != reflect.Pointer || rt.Elem().Kind() != reflect.Struct {
+			panic(fmt.Sprintf("wire.Register: %s (%d): constructor returns %T, want a pointer to a struct", e.name, e.t, v))
+		}
+		if old, dup := registry.byType[e.t]; dup {
+			panic(fmt.Sprintf("wire.Register: type %d registered twice (%s and %s)", e.t, old.name, e.name))
+		}
+		if old, dup := registry.byName[e.name]; dup {
+			panic(fmt.Sprintf("wire.Register: name %s registered twice (types %d and %d)", e.name, old, e.t))
+		}
+		if old, dup := registry.byGoType[rt]; dup {
+			panic(fmt.Sprintf("wire.Register: Go type %v registered twice (types %d and %d)", rt, old, e.t))
+		}
+		e.goType = rt
+		registry.byType[e.t] = e
+		registry.byName[e.name] = e.t
+		registry.byGoType[rt] = e.t
 	}
-	if old, dup := registry.byGoType[rt]; dup {
-		panic(fmt.Sprintf("wire.Register: Go type %v registered twice (types %d and %d)", rt, old, t))
+	registry.pending = nil
+}
+
+// readLock takes the read lock with every registered entry in the maps.
+func readLock() {
+	registry.RLock()
+	if len(registry.pending) == 0 && registry.byType != nil {
+		return
 	}
-	registry.byType[t] = msgEntry{name: name, newFn: newFn, goType: rt}
-	registry.byName[name] = t
-	registry.byGoType[rt] = t
+	registry.RUnlock()
+	indexPending()
+	registry.RLock()
 }
 
 // New returns a fresh zero value (a pointer) of the message registered as t.
 func New(t MsgType) (any, error) {
-	registry.RLock()
+	readLock()
 	e, ok := registry.byType[t]
 	registry.RUnlock()
 	if !ok {
@@ -78,7 +115,7 @@ func New(t MsgType) (any, error) {
 
 // Name returns the registered name of t, or "MsgType(N)" for an unknown number.
 func Name(t MsgType) string {
-	registry.RLock()
+	readLock()
 	e, ok := registry.byType[t]
 	registry.RUnlock()
 	if !ok {
@@ -93,7 +130,7 @@ func (t MsgType) String() string { return Name(t) }
 // TypeOf returns the message type registered for v's Go type (a pointer to a message struct).
 func TypeOf(v any) (MsgType, bool) {
 	rt := reflect.TypeOf(v)
-	registry.RLock()
+	readLock()
 	t, ok := registry.byGoType[rt]
 	registry.RUnlock()
 	return t, ok
@@ -101,7 +138,7 @@ func TypeOf(v any) (MsgType, bool) {
 
 // Registered returns every registered message type in increasing order.
 func Registered() []MsgType {
-	registry.RLock()
+	readLock()
 	out := make([]MsgType, 0, len(registry.byType))
 	for t := range registry.byType {
 		out = append(out, t)
