@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/rlimits"
 )
 
 // build turns what the loader collected into a Config: typed fields with Slurm's defaults,
@@ -203,6 +204,7 @@ func (l *loader) scalars(c *Config) {
 	c.PreemptMode = or(c.str("PreemptMode"), "OFF")
 	c.ProctrackType = or(c.str("ProctrackType"), "proctrack/cgroup")
 	c.TaskPlugin = or(c.str("TaskPlugin"), "task/none")
+	l.propagateRlimits(c)
 	c.MpiDefault = or(c.str("MpiDefault"), "none")
 	c.SwitchType = or(c.str("SwitchType"), "switch/none")
 	c.TopologyPlugin = or(c.str("TopologyPlugin"), "topology/none")
@@ -376,4 +378,19 @@ func boolKey(v subVals, key string) bool {
 	}
 	b, _ := parseBool(key, s)
 	return b
+}
+
+// propagateRlimits reads PropagateResourceLimits / PropagateResourceLimitsExcept (the latter
+// wins when given, as in Slurm's read_config). A bad name is Slurm's two lines, "Bad rlimit
+// name: X" and "Bad PropagateResourceLimits: VALUE", which Slurm prints without a file and
+// line, so these errors carry none either.
+func (l *loader) propagateRlimits(c *Config) {
+	_, exceptSet := l.raw["PropagateResourceLimitsExcept"]
+	s, err := rlimits.FromConf(c.str("PropagateResourceLimits"), c.str("PropagateResourceLimitsExcept"), exceptSet)
+	if ce, ok := err.(*rlimits.ConfError); ok {
+		l.errs.add("", 0, ce.Key, "%s", ce.Err.Error())
+		l.errs.add("", 0, ce.Key, "%s", ce.Error())
+		return
+	}
+	c.PropagateRlimits = s
 }

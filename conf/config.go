@@ -1,6 +1,10 @@
 package conf
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/orbit-hpc/orbit/compat/rlimits"
+)
 
 // Value is one raw top-level value as written, with where it was written. Nothing the file
 // says is lost: keys without a typed field are still in Config.Raw.
@@ -70,11 +74,14 @@ type Config struct {
 	SelectTypeParameters string
 	PriorityType         string
 	// Priority holds the priority/multifactor settings (see PriorityConfig).
-	Priority          PriorityConfig
-	PreemptType       string
-	PreemptMode       string
-	ProctrackType     string
-	TaskPlugin        string
+	Priority      PriorityConfig
+	PreemptType   string
+	PreemptMode   string
+	ProctrackType string
+	TaskPlugin    string
+	// PropagateRlimits is the rlimits PropagateResourceLimits (default ALL) or
+	// PropagateResourceLimitsExcept propagate from the submitting shell to the tasks.
+	PropagateRlimits  rlimits.Set
 	MpiDefault        string
 	SwitchType        string
 	TopologyPlugin    string

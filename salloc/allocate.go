@@ -65,7 +65,14 @@ func (s *session) jobDesc() wire.JobDesc {
 // nil and salloc's exit code.
 func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobAllocInfo, int) {
 	var rep wire.AllocateJobReply
-	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: s.jobDesc()}, &rep); err != nil {
+	err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: s.jobDesc()}, &rep)
+	if err == nil && rep.Refused.Errno != 0 {
+		// Recorded and refused at once (a memory request no node holds): Slurm's controller
+		// tells salloc the job is complete, and salloc says so besides the refusal.
+		s.info("Job allocation %d has been revoked.", rep.JobID)
+		err = &rep.Refused
+	}
+	if err != nil {
 		e := cmdclient.AsError(err)
 		if e.UserMsg != "" {
 			s.errorf("%s", e.UserMsg)

@@ -73,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		var perr *compatopts.Error
 		if errors.As(err, &perr) {
+			io.WriteString(stdout, perr.Stdout) // an option's help (--hint=help)
 			io.WriteString(stderr, perr.Stderr)
 			return perr.ExitCode
 		}

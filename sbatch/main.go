@@ -19,6 +19,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/compat/rlimits"
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -31,6 +32,7 @@ var helpText string
 var usageText string
 
 func main() {
+	rlimits.Prefetch() // the NOFILE probe overlaps the start-up (compat/rlimits)
 	os.Exit(run(os.Args, os.Environ(), os.Stdout, os.Stderr))
 }
 
@@ -46,6 +48,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		var oe *options.Error
 		if errors.As(err, &oe) {
+			io.WriteString(stdout, oe.Stdout) // an option's help (--hint=help)
 			io.WriteString(stderr, oe.Stderr)
 			return oe.ExitCode
 		}
@@ -81,6 +84,14 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
 		return oe.ExitCode // nothing was sent to the controller
+	}
+	if !js.GetUserEnv { // Slurm: with --get-user-env the node reads the login shell's limits
+		rl, msg, ok := rlimits.Command("sbatch", js.Propagate, js.PropagateSet, c.Conf.PropagateRlimits, rlimits.Current)
+		io.WriteString(stderr, msg)
+		if !ok {
+			return 1 // nothing was sent to the controller
+		}
+		env = rlimits.SetEnv(env, rl)
 	}
 	desc := jobDesc(js, env, submitHost(), os.Getpid())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)

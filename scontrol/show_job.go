@@ -469,14 +469,21 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(tasks)
 	r.s(" CPUs/Task=")
 	rnum(r, max(j.CPUsPerTask, 1))
-	r.s(" ReqB:S:C:T=0:0:*:*")
+	r.s(" ReqB:S:C:T=0:0:") // Orbit keeps no boards, nor sockets per board
+	r.s(countOrStar(j.CoresPerSocket))
+	r.s(":")
+	r.s(countOrStar(j.ThreadsPerCore))
 	r.nl()
 	r.s("TRES=")
 	r.s(j.TRES)
 	r.nl()
-	r.s("Socks/Node=* NtasksPerN:B:S:C=")
+	r.s("Socks/Node=")
+	r.s(countOrStar(j.SocketsPerNode))
+	r.s(" NtasksPerN:B:S:C=")
 	rnum(r, j.NTasksPerNode)
-	r.s(":0:*:* CoreSpec=*")
+	r.s(":0:*:") // no --ntasks-per-socket
+	r.s(countOrStar(j.NTasksPerCore))
+	r.s(" CoreSpec=*")
 	r.nl()
 	if c.details && j.NodeList != "" && !st.IsPending() {
 		r.s("JOB_GRES=")
@@ -497,11 +504,13 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(memKind)
 	r.s("=")
 	r.s(memsize.FormatMB(mem))
-	r.s(" MinTmpDiskNode=0")
+	r.s(" MinTmpDiskNode=")
+	r.s(memsize.FormatMB(j.TmpDiskMB))
 	r.nl()
 	r.s("Features=")
 	r.s(nullStr(j.Features))
-	r.s(" DelayBoot=00:00:00")
+	r.s(" DelayBoot=")
+	r.s(slurmtime.FormatElapsed(int64(j.DelayBoot)))
 	r.nl()
 	if j.Reservation != "" {
 		r.s("Reservation=")
@@ -542,6 +551,17 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 		r.nl()
 		r.s("StdOut=")
 		r.s(stdPath(j, j.StdOut, "", false))
+	}
+	if j.ReqSwitch != 0 {
+		r.nl()
+		r.s("Switches=")
+		rnum(r, j.ReqSwitch)
+		r.s("@")
+		r.s(slurmtime.FormatElapsed(int64(j.SwitchWait)))
+	}
+	if freq := cpuFreqDebug(j.CPUFreqMin, j.CPUFreqMax, j.CPUFreqGov); freq != "" {
+		r.nl()
+		r.s(freq)
 	}
 	r.nl()
 	r.s("Power=")

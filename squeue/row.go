@@ -52,10 +52,15 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		MaxCPUs:        j.NumCPUs,
 		MaxNodes:       j.MaxNodes,
 		CPUsPerTask:    u16(j.CPUsPerTask),
-		Sockets:        format.NoVal16,
-		Cores:          format.NoVal16,
-		Threads:        format.NoVal16,
-		NTasksPerNode:  u16(j.NTasksPerNode),
+		Sockets:        u16(j.SocketsPerNode), // the site options: 0 from the controller is "not given"
+		Cores:          u16(j.CoresPerSocket),
+		Threads:        u16(j.ThreadsPerCore),
+		MinTmpDiskMB:   uint32(j.TmpDiskMB),
+		DelayBoot:      j.DelayBoot,
+		ReqSwitch:      j.ReqSwitch,
+		Wait4Switch:    j.SwitchWait,
+		NTasksPerNode:  uint16(min(j.NTasksPerNode, 0xfffe)), // 0 when not given, as Slurm's
+		NTasksPerCore:  u16(j.NTasksPerCore),
 		CoreSpec:       format.NoVal16,
 		TimeLimit:      j.TimeLimit,
 		TimeMin:        j.TimeMin,
@@ -75,6 +80,7 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		AllocSID:       j.AllocSID,
 		Now:            now,
 	}
+	r.NTasksPerSocket = format.NoVal16 // Orbit has no --ntasks-per-socket
 	if j.Contiguous {
 		r.Contiguous = 1
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -23,6 +24,10 @@ type stepEnv struct {
 	label     bool
 	cpt       uint32 // -c as given (0 = not given)
 	inAlloc   bool   // the step runs in an existing allocation
+	// site is srun's own --distribution, --mem-bind, --hint and --threads-per-core (from
+	// its command line or the SLURM_* input variables of the allocation); bind.go turns them
+	// into the step's SLURM_DISTRIBUTION, SLURM_MEM_BIND* and SLURM_CPU_BIND* as srun does.
+	site jobspec.SiteOptions
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
@@ -78,10 +83,9 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	if e.cpt > 0 {
 		put("SLURM_CPUS_PER_TASK", u32(e.cpt))
 	}
+	drop := map[string]bool{}
+	e.bindEnv(put, drop) // bind.go
 	if e.inAlloc {
-		// The reference sets it for a step inside an existing allocation (batch job), not
-		// for srun's own allocation; Orbit distributes block only.
-		put("SLURM_DISTRIBUTION", "block")
 		// srun inside an allocation names the allocation's CPU layout as the first (and
 		// only) het-job component under the old "PACK_GROUP" name, unless it is set
 		// (srun_job.c _set_env_vars with offset 0).
@@ -139,7 +143,7 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	out := make([]string, 0, len(e.base)+len(order))
 	for _, kv := range e.base {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, over := set[name]; over {
+		if _, over := set[name]; over || drop[name] {
 			continue
 		}
 		// Per-task variables of an enclosing step must not leak into this one.

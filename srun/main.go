@@ -28,6 +28,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/compat/rlimits"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
@@ -37,14 +38,16 @@ import (
 const usageText = "Usage: srun [OPTIONS(0)... [executable(0) [args(0)...]]] [ : [OPTIONS(N)...]] executable(N) [args(N)...]\n"
 
 func main() {
+	rlimits.Prefetch() // the NOFILE probe overlaps the start-up (compat/rlimits)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseArgs(args, os.Environ())
+	o, err := parseArgs(args, inputEnv(os.Environ())) // bind.go
 	if err != nil {
 		var perr *compatopts.Error
 		if errors.As(err, &perr) {
+			io.WriteString(stdout, perr.Stdout) // an option's help (--hint=help)
 			io.WriteString(stderr, perr.Stderr)
 			return perr.ExitCode
 		}
@@ -81,6 +84,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "srun: error: %s\n", jobspec.ErrInvalidGres)
 			return 1
 		}
+	}
+	if o.spec != nil {
+		mergeMemBind(&o.spec.Site, os.Environ()) // bind.go
+	}
+	if o.spec != nil && cpuBindUnsupported(&o.spec.Site, hasVar(os.Environ(), "SLURM_THREADS_PER_CORE"), c.Conf.TaskPlugin) {
+		// Slurm's srun says so while it checks its options, before -Q takes effect (so
+		// even srun -Q prints it), and runs the step.
+		fmt.Fprintln(stderr, "srun: cluster configuration lacks support for cpu binding")
+	}
+	if code := propagateRlimits(o.spec, c, stderr); code != 0 { // rlimits.go
+		return code
 	}
 	ctx := context.Background()
 	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr}
@@ -134,7 +148,11 @@ func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error
 func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	d := jobDesc(s.opts, limit)
 	var rep wire.AllocateJobReply
-	if err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep); err != nil {
+	err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep)
+	if err == nil && rep.Refused.Errno != 0 {
+		err = &rep.Refused // recorded and refused at once: Slurm's srun prints only the refusal
+	}
+	if err != nil {
 		e := cmdclient.AsError(err)
 		if e.UserMsg != "" { // the controller's explanation comes first, as in Slurm
 			fmt.Fprintf(s.stderr, "srun: error: %s\n", e.UserMsg)
@@ -238,6 +256,11 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
+	if o.spec != nil {
+		env.site = o.spec.Site
+	} else {
+		env.site = jobspec.NewSiteOptions()
+	}
 
 	plan, err := newIOPlan(o, &step, s.stdout, s.stderr)
 	if err != nil {

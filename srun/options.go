@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/srun/multiprog"
@@ -113,6 +114,9 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 	s := &js.Site
 	inAlloc := js.JobID != ""
 	oneNode := js.NodesSet && js.MinNodes == 1 && (js.MaxNodes == 0 || js.MaxNodes == 1)
+	if n, err := hostlist.Count(js.AllocNodeList); inAlloc && err == nil && n == 1 {
+		oneNode = true // a one-node allocation (the batch job's SLURM_JOB_NODELIST)
+	}
 	dist, _, _ := strings.Cut(s.Distribution, ":")
 	for _, c := range []struct {
 		given bool

@@ -106,7 +106,12 @@ type JobSpec struct {
 	// GetUserEnv is --get-user-env: the node loads the user's login environment and lays the
 	// submitted one over it. Slurm 22.05 parses the optional "<timeout>[S|L]" but its slurmd
 	// uses fixed values, so only the request itself travels.
-	GetUserEnv   bool
+	GetUserEnv bool
+	// Propagate is --propagate's rlimit list ("ALL" when given without one); PropagateSet
+	// says it was given, which replaces slurm.conf's PropagateResourceLimits and marks the
+	// exported limits as the user's (compat/rlimits).
+	Propagate    string
+	PropagateSet bool
 	OpenMode     OpenMode
 	Output       string // pattern, made absolute against WorkDir for sbatch
 	Error        string

@@ -280,6 +280,11 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		}
 	case "immediate", "no-shell", "bell", "no-bell", "kill-command":
 		return a.sallocOption(o, val, hasVal) // salloc.go
+	case "propagate": // checked by the command, as Slurm's _set_rlimit_env does (compat/rlimits)
+		if !hasVal {
+			val = "ALL"
+		}
+		js.Propagate, js.PropagateSet = val, true
 	case "node-constraints":
 		switch val {
 		case "pof2", "even", "odd", "ncube", "none":

@@ -3,13 +3,21 @@ package options
 import "strings"
 
 // Error is a failed parse as the command reports it: Stderr is exactly what the command
-// writes to standard error (complete lines), ExitCode its exit status.
+// writes to standard error (complete lines), ExitCode its exit status. Stdout is what it
+// writes to standard output first: an option's help (--hint=help, --mem-bind=help), which
+// Slurm prints there and then exits with an error.
 type Error struct {
 	Stderr   string
 	ExitCode int
+	Stdout   string
 }
 
-func (e *Error) Error() string { return strings.TrimSuffix(e.Stderr, "\n") }
+func (e *Error) Error() string {
+	if e.Stderr == "" {
+		return strings.TrimSuffix(e.Stdout, "\n")
+	}
+	return strings.TrimSuffix(e.Stderr, "\n")
+}
 
 func cmdName(cmd Cmds) string {
 	switch cmd {

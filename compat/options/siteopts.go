@@ -1,6 +1,7 @@
 package options
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -57,6 +58,9 @@ func (a *applier) applySite(o *Option, val string, src source) error {
 		s.Distribution, s.PlaneSize = d, plane
 	case "mem-bind":
 		mb, verbose, sort, err := ParseMemBind(val)
+		if errors.Is(err, ErrMemBindHelp) {
+			return &Error{Stdout: memBindHelp, ExitCode: 255} // on stdout, nothing on stderr
+		}
 		if err != nil {
 			return cmdError(a.cmd, 255, err.Error())
 		}
@@ -155,7 +159,7 @@ func (a *applier) verifyHint() error {
 	for _, tok := range hintTokens(s.Hint) {
 		switch strings.ToLower(tok) {
 		case "help":
-			return &Error{Stderr: hintHelp, ExitCode: 1}
+			return &Error{Stdout: hintHelp, ExitCode: 1} // Slurm prints it on stdout
 		case "compute_bound":
 			s.SocketsPerNode, s.CoresPerSocket, s.ThreadsPerCore = jobspec.NoVal, jobspec.NoVal, 1
 		case "memory_bound":
@@ -176,6 +180,26 @@ const hintHelp = `Application hint options:
         compute_bound   use all cores in each socket
         memory_bound    use only one core in each socket
         [no]multithread [don't] use extra threads with in-core multi-threading
+        help            show this help message
+`
+
+// ErrMemBindHelp is ParseMemBind's answer to --mem-bind=help: the command prints
+// memBindHelp on stdout and exits 255, as Slurm's does.
+var ErrMemBindHelp = errors.New("--mem-bind=help")
+
+const memBindHelp = `Memory bind options:
+    --mem-bind=         Bind memory to locality domains (ldom)
+        nosort          avoid sorting pages at startup
+        sort            sort pages at startup
+        q[uiet]         quietly bind before task runs (default)
+        v[erbose]       verbosely report binding before task runs
+        no[ne]          don't bind tasks to memory (default)
+        rank            bind by task rank
+        local           bind to memory local to processor
+        map_mem:<list>  specify a memory binding for each task
+                        where <list> is <cpuid1>,<cpuid2>,...<cpuidN>
+        mask_mem:<list> specify a memory binding mask for each tasks
+                        where <list> is <mask1>,<mask2>,...<maskN>
         help            show this help message
 `
 
@@ -294,7 +318,7 @@ func ParseMemBind(v string) (value string, verbose, sort bool, err error) {
 		lt := strings.ToLower(tok)
 		switch {
 		case lt == "help":
-			return "", false, false, fmt.Errorf("--mem-bind=help is not supported by Orbit")
+			return "", false, false, ErrMemBindHelp
 		case lt == "p" || lt == "prefer":
 			flags |= prefer
 		case lt == "nosort":

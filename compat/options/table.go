@@ -147,7 +147,7 @@ var Table = []Option{
 	{ID: "priority", Name: "priority", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "profile", Name: "profile", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "prolog", Name: "prolog", Arg: ArgRequired, Cmds: Srun},
-	{ID: "propagate", Name: "propagate", Arg: ArgOptional, Cmds: Sbatch | Srun},
+	{ID: "propagate", Name: "propagate", Arg: ArgOptional, Cmds: Sbatch | Srun, Implemented: true},
 	{ID: "pty", Name: "pty", Arg: ArgNone, Cmds: Srun},
 	{ID: "qos", Name: "qos", Short: 'q', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "quiet", Name: "quiet", Short: 'Q', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Early: true, Implemented: true},

@@ -9,6 +9,11 @@ package wire
 // polls MsgJobAllocInfo until it runs.
 type AllocateJobReply struct {
 	JobID uint32 `codec:"job_id"`
+	// Refused is set (Errno non-zero) when the controller recorded the job but refused it at
+	// once, as Slurm records a job no node can ever hold (FAILED, BadConstraints): JobID is
+	// that job, the allocation is revoked and there is nothing to wait for. A refusal without
+	// a record is an error reply instead.
+	Refused Error `codec:"refused"`
 }
 
 // JobAllocInfoRequest asks for the allocation of one job (Slurm's

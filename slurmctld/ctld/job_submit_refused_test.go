@@ -9,7 +9,8 @@ import (
 )
 
 // TestSubmit_TooMuchMemoryRecordedFailed: a batch job or an allocation asking more memory
-// than any node has is refused with Slurm's error, and yet recorded as Slurm 22.05 records
+// than any node has is refused with Slurm's error (an allocation's in its reply, with the
+// job's id), and yet recorded as Slurm 22.05 records
 // it: a job of its own id, FAILED with reason BadConstraints and ExitCode 0:1, started and
 // ended at submit. The next job gets the next id.
 func TestSubmit_TooMuchMemoryRecordedFailed(t *testing.T) {
@@ -23,9 +24,10 @@ func TestSubmit_TooMuchMemoryRecordedFailed(t *testing.T) {
 	alloc := *script("true")
 	alloc.MemPerNode = 2000
 	var rep wire.AllocateJobReply
+	// The allocation's refusal names the job it recorded (salloc says it was revoked).
 	err := f.call(0, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: alloc}, &rep)
-	if we, ok := err.(*wire.Error); !ok || we.UserMsg != "Memory specification can not be satisfied" {
-		t.Fatalf("allocation over every node's memory: %v, want Slurm's refusal", err)
+	if err != nil || rep.Refused.UserMsg != "Memory specification can not be satisfied" || rep.JobID != first+2 {
+		t.Fatalf("allocation over every node's memory: %v, reply %+v; want Slurm's refusal naming job %d", err, rep, first+2)
 	}
 	next := f.mustSubmit(script("true"))
 	if next != first+3 {

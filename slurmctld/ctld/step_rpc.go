@@ -68,7 +68,14 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	}
 	if refusal != nil {
 		c.log.Info("allocation refused at submit", "job", j.JobID, "uid", j.UserID, "err", refusal)
-		return nil, refusal
+		// The job exists (FAILED): the reply names it, so salloc can say it was revoked.
+		rep := &wire.AllocateJobReply{JobID: j.JobID}
+		if e, ok := refusal.(*wire.Error); ok {
+			rep.Refused = *e
+		} else {
+			rep.Refused = *wire.Errorf(wire.ErrnoSlurmError, "%v", refusal)
+		}
+		return rep, nil
 	}
 	c.log.Info("allocation submitted", "job", j.JobID, "uid", j.UserID)
 	// Slurm's allocate RPC starts the job itself when it can: answer after the next cycle,

@@ -190,7 +190,7 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 		CtldAddrs: d.ctlds, ClusterName: cfg.ClusterName, CtldPort: uint32(cfg.SlurmctldPort),
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(cfg.KillWait),
 		LogFile: d.opts.LogFile, Debug: d.opts.Debug,
-		AuthType: cfg.AuthType, AuthInfo: cfg.AuthInfo,
+		AuthType: cfg.AuthType, AuthInfo: cfg.AuthInfo, PropagateRlimits: cfg.PropagateRlimits.Names(),
 	}
 	if b.ClusterName == "" {
 		b.ClusterName = m.ClusterName

@@ -78,6 +78,7 @@ func run(args []string) int {
 		log.Error("launch failed", "job", b.Msg.JobID, "err", err)
 		return 1
 	}
+	takeRlimits(spec, b.PropagateRlimits, log)                               // rlimits.go
 	cg := memCgroup(b.Memory, b.NodeName, b.Msg.JobID, stepd.BatchStep, log) // oom.go
 	oom := &oomWatch{cg: cg, node: b.NodeName, step: stepName(b.Msg.JobID, stepd.BatchStep)}
 	spec.Cgroup, spec.PostTerm = cg, oom.postTerm

@@ -169,6 +169,7 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 		out.Close()
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
+	takeRlimits(&spec, l.PropagateRlimits, log) // rlimits.go
 	spec.Group = group
 	spec.NoEndState = true // finish removes the state file as the tasks end
 	spec.TaskExited = func(e stepd.TaskExit) {

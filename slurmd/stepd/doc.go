@@ -1,10 +1,12 @@
 // Package stepd owns running one job step's tasks on one node, as Slurm's slurmstepd does:
 // writing the batch script into the spool directory, forking each task in its own session as
 // the job's user, wiring its stdin/stdout/stderr (files opened as the user, /dev/null, or
-// caller-supplied streams for srun), delivering signals, enforcing the time limit (the time-out
-// signal, then SIGKILL after KillWait), cancelling, killing every process the step left behind,
-// encoding exit statuses the way Slurm reports them (ExitCode=rc:sig), and recording on disk
-// what a restarted slurmd needs to find the step again (reattach).
+// caller-supplied streams for srun), giving each task the resource limits propagated from
+// the submitting shell (StepSpec.Rlimits, Slurm's set_user_limits), delivering signals,
+// enforcing the time limit (the time-out signal, then SIGKILL after KillWait), cancelling,
+// killing every process the step left behind, encoding exit statuses the way Slurm reports
+// them (ExitCode=rc:sig), and recording on disk what a restarted slurmd needs to find the
+// step again (reattach).
 //
 // It is a library: the slurmstepd binary and slurmd's use of it live elsewhere, and it has no
 // network protocol (the control socket path is only recorded). It must not import conf/,

@@ -6,6 +6,9 @@ import (
 	"io"
 	"strconv"
 	"syscall"
+
+	"github.com/orbit-hpc/orbit/compat/rlimits"
+	"github.com/orbit-hpc/orbit/slurmd/taskexec"
 )
 
 // BatchStep is the StepID of a job's batch step.
@@ -82,6 +85,14 @@ type StepSpec struct {
 	// after an oom-kill); a message it returns is written where the first task's stderr goes
 	// (the batch step's error file, or srun), as slurmstepd's own error lines are.
 	PostTerm func(*TaskExit) string
+
+	// Rlimits are the soft limits propagated from the submitting shell (SLURM_RLIMIT_*,
+	// already taken out of Env: compat/rlimits.Take). Each task (the batch script too) sets
+	// them in its child just before exec, as the user; a slurm.conf-propagated limit above
+	// the hard limit is lowered to it, a user-requested one (--propagate) that cannot be set
+	// is reported on the task's stderr ("Can't propagate RLIMIT_X of V from submit host")
+	// and the task runs with the node's limit.
+	Rlimits []rlimits.Request
 
 	// Cgroup, when set, is the step's memory cgroup (task/cgroup): the supervisor joins it
 	// while it forks the tasks, so that they start inside it, and leaves it again at once.
@@ -214,4 +225,23 @@ func (s *StepSpec) logPrefix() string {
 		return "slurmstepd"
 	}
 	return "slurmstepd-" + s.NodeName
+}
+
+// taskRlimits is Rlimits as each task's child sets them.
+func (s *StepSpec) taskRlimits() []taskexec.Rlimit {
+	if len(s.Rlimits) == 0 {
+		return nil
+	}
+	out := make([]taskexec.Rlimit, len(s.Rlimits))
+	for i, r := range s.Rlimits {
+		out[i] = taskexec.Rlimit{Resource: r.Resource, Cur: r.Value, Clamp: !r.User}
+		if r.User {
+			v := strconv.FormatUint(r.Value, 10)
+			if r.Unlimited() {
+				v = "'unlimited'"
+			}
+			out[i].FailMsg = s.logPrefix() + ": error: Can't propagate RLIMIT_" + r.Name + " of " + v + " from submit host: "
+		}
+	}
+	return out
 }

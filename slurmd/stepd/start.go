@@ -393,7 +393,8 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	// One fork and one exec per task, as in Slurm: taskexec sets the task's own variables
 	// (TaskPidEnv to its pid, Task.Env) in the child (see slurmd/taskexec).
 	p := &taskexec.Proc{Path: t.Argv[0], Argv: t.Argv, Env: s.spec.Env, Extra: t.Env, PidVar: s.spec.TaskPidEnv,
-		Dir: cwd, Files: [3]uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()}, Setsid: true}
+		Dir: cwd, Files: [3]uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()}, Setsid: true,
+		Rlimits: s.spec.taskRlimits()}
 	if s.cred.drop {
 		p.Cred = &taskexec.Cred{UID: s.cred.uid, GID: s.cred.gid, Groups: s.cred.groups}
 	}

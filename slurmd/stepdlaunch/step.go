@@ -32,6 +32,8 @@ type Step struct {
 	Debug          bool   `codec:"debug"`
 	JobFileAppend  bool   `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
 	Memory         Memory `codec:"memory"`
+	// PropagateRlimits is as Batch's: the rlimits the node's slurm.conf propagates.
+	PropagateRlimits []string `codec:"propagate_rlimits"`
 	// Nodes, when set, makes this the launch of the step on several nodes hosted by one
 	// slurmd (an emulating slurmd): one slurmstepd supervises every node's tasks. Msg is
 	// then the common part of the launch (wire.LaunchTasksMany.Common), NodeName and Spool

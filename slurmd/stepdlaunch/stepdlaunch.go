@@ -67,6 +67,10 @@ type Batch struct {
 	AuthType string `codec:"auth_type"`
 	AuthInfo string `codec:"auth_info"`
 	Memory   Memory `codec:"memory"`
+	// PropagateRlimits names the rlimits the node's slurm.conf propagates
+	// (PropagateResourceLimits[Except]); the stepd applies a SLURM_RLIMIT_* variable of the
+	// job when its limit is named here or the user asked (--propagate).
+	PropagateRlimits []string `codec:"propagate_rlimits"`
 }
 
 // Memory is task/cgroup's memory confinement of a step on this node, decided by slurmd from

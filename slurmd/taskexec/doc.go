@@ -1,8 +1,9 @@
 // Package taskexec starts one task process the way Slurm's slurmstepd does: fork, set the
 // child up (own session, the job's groups, gid and uid, working directory, standard streams,
-// default signal dispositions, an empty signal mask) and exec the command, with the task's
-// own pid in an environment variable (Slurm's SLURM_TASK_PID) and per-task variables
-// (SLURM_PROCID, SLURM_LOCALID) in its environment.
+// default signal dispositions, an empty signal mask, the soft resource limits propagated
+// from the submitting shell, set as the user just before exec) and exec the command, with
+// the task's own pid in an environment variable (Slurm's SLURM_TASK_PID) and per-task
+// variables (SLURM_PROCID, SLURM_LOCALID) in its environment.
 //
 // Go cannot run code between fork and exec, which is why tasks used to start through a
 // /bin/sh shim (`export SLURM_TASK_PID=$$; exec "$@"`): two execs per task, the shell's

@@ -27,6 +27,14 @@ __attribute__((constructor)) static void orbit_taskexec_init(void) {
 		orbit_taskexec_have_nofile = 1;
 }
 
+struct orbit_rlimit {
+	int resource;
+	int clamp;
+	unsigned long long cur;
+	const char *failmsg; // NULL: say nothing on failure
+	int failmsglen;
+};
+
 struct orbit_spawn {
 	const char *path;
 	char *const *argv;
@@ -39,6 +47,8 @@ struct orbit_spawn {
 	int ngroups;
 	const gid_t *groups;
 	char *pidslot;        // NULL, or room for the pid's digits and a NUL
+	const struct orbit_rlimit *rlimits;
+	int nrlimits;
 	volatile int err;     // the child's errno when setup or exec failed
 };
 
@@ -85,6 +95,24 @@ static int orbit_taskexec_child(void *arg) {
 	}
 	if (orbit_taskexec_have_nofile)
 		setrlimit(RLIMIT_NOFILE, &orbit_taskexec_nofile);
+	// Propagated soft limits last, as the user, as Slurm's exec_task does; a failure is
+	// reported on the task's stderr (already wired) and the task starts anyway.
+	for (int i = 0; i < s->nrlimits; i++) {
+		const struct orbit_rlimit *r = &s->rlimits[i];
+		struct rlimit cur;
+		if (getrlimit(r->resource, &cur) < 0 || cur.rlim_cur == (rlim_t)r->cur)
+			continue;
+		cur.rlim_cur = (rlim_t)r->cur;
+		if (r->clamp && cur.rlim_cur > cur.rlim_max)
+			cur.rlim_cur = cur.rlim_max;
+		if (setrlimit(r->resource, &cur) < 0 && r->failmsg != NULL) {
+			const char *why = errno == EINVAL ? "Invalid argument" :
+				errno == EPERM ? "Operation not permitted" : "Unknown error";
+			(void)!write(2, r->failmsg, r->failmsglen);
+			(void)!write(2, why, strlen(why));
+			(void)!write(2, "\n", 1);
+		}
+	}
 	if (s->pidslot != NULL) {
 		char digits[24];
 		long pid = syscall(SYS_getpid);
@@ -206,6 +234,27 @@ func Start(p *Proc) (int, error) {
 	}
 	if l.pidSlot >= 0 {
 		s.pidslot = str(l.pidSlot)
+	}
+	if n := len(p.Rlimits); n > 0 {
+		rl := (*C.struct_orbit_rlimit)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.struct_orbit_rlimit{}))))
+		if rl == nil {
+			return 0, syscall.ENOMEM
+		}
+		defer C.free(unsafe.Pointer(rl))
+		entries := unsafe.Slice(rl, n)
+		for i, want := range p.Rlimits {
+			e := &entries[i]
+			e.resource, e.cur = C.int(want.Resource), C.ulonglong(want.Cur)
+			if want.Clamp {
+				e.clamp = 1
+			}
+			if want.FailMsg != "" {
+				m := C.CString(want.FailMsg)
+				defer C.free(unsafe.Pointer(m))
+				e.failmsg, e.failmsglen = m, C.int(len(want.FailMsg))
+			}
+		}
+		s.rlimits, s.nrlimits = rl, C.int(n)
 	}
 	// As syscall.ForkExec: no other goroutine creates a descriptor without close-on-exec
 	// while the child could inherit it.

@@ -30,6 +30,23 @@ type Proc struct {
 	Files  [3]uintptr
 	Setsid bool
 	Cred   *Cred
+	// Rlimits are soft limits the child sets after it has become Cred's user and wired its
+	// streams, just before exec (Slurm's set_user_limits in exec_task); they apply to the
+	// task and everything it starts, and leave the caller's own limits alone.
+	Rlimits []Rlimit
+}
+
+// Rlimit is one soft limit a task starts with.
+type Rlimit struct {
+	Resource int    // RLIMIT_* number
+	Cur      uint64 // the soft limit; RLIM_INFINITY (all ones) for unlimited
+	// Clamp lowers Cur to the hard limit when it is above it (a limit propagated by
+	// slurm.conf); otherwise setrlimit fails then and FailMsg is written.
+	Clamp bool
+	// FailMsg, when set, is written to the task's stderr, followed by the error's text
+	// ("Invalid argument") and a newline, when the limit cannot be set. The task starts
+	// all the same.
+	FailMsg string
 }
 
 // maxPidDigits is the room the child has for its pid's decimal digits.

@@ -80,7 +80,11 @@ func BenchmarkPingSweep20000Dead30(b *testing.B) {
 			if recs := match(); len(recs) > seen {
 				rec, seen = recs[seen], seen+1
 			} else if time.Now().After(deadline) {
-				b.Fatalf("no sweep of %d nodes with %d failed within %v", scaleNodes, want, bound)
+				last := "none"
+				if all := sweepRecords(b, c, scaleNodes); len(all) > 0 {
+					last = fmt.Sprint(all[len(all)-1])
+				}
+				b.Fatalf("no sweep of %d nodes with %d failed within %v; the last sweep of all nodes: %s", scaleNodes, want, bound, last)
 			}
 		}
 		ms, _ := strconv.Atoi(rec["ms"])

@@ -41,7 +41,11 @@ func TestSiteOptionsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// srun reads SLURM_THREADS_PER_CORE (sbatch --hint exports it), which means
+	// --cpu-bind=threads, and says, as Slurm's does, that TaskPlugin=task/none cannot bind;
+	// that line reaches the job's output before the tasks' (sorted) lines.
 	want := "batch nomultithread 1 block:block High Task local\n" +
+		"srun: cluster configuration lacks support for cpu binding\n" +
 		"task 0 nomultithread High Task\ntask 1 nomultithread High Task\n"
 	if string(got) != want {
 		t.Errorf("job output %q, want %q", got, want)

@@ -184,7 +184,8 @@ func TestSrun(t *testing.T) {
 		}
 		for k, want := range map[string]string{"SLURM_STEP_ID": "1", "SLURM_STEPID": "1", "SLURM_PROCID": "0",
 			"SLURM_NTASKS": "2", "SLURM_STEP_NUM_TASKS": "2", "SLURM_STEP_NODELIST": "n[1-2]",
-			"SLURM_STEP_TASKS_PER_NODE": "1(x2)", "SLURM_DISTRIBUTION": "block", "SLURM_NODEID": "0", "SLURM_LOCALID": "0",
+			// No more tasks than nodes and no -m: Slurm's srun asks for (and exports) cyclic.
+			"SLURM_STEP_TASKS_PER_NODE": "1(x2)", "SLURM_DISTRIBUTION": "cyclic", "SLURM_NODEID": "0", "SLURM_LOCALID": "0",
 			"SLURM_JOB_NODELIST": "n[1-2]", "SLURM_LABELIO": "1"} {
 			if env[k] != want {
 				t.Errorf("%s=%q, want %q", k, env[k], want)

@@ -12,11 +12,14 @@ type Case struct {
 	Opts   []string // sbatch options before the script
 	Args   []string // the script's arguments
 	Env    []string // NAME=value added to sbatch's environment (SBATCH_* input variables)
+	// Ulimit are arguments of the shell's ulimit builtin ("-n 517 -s 7777") that set the
+	// resource limits sbatch runs with (the submitting shell's, which Slurm propagates).
+	Ulimit []string
 }
 
-// ParseCases reads cases.txt: "name|script|options|arguments[|environment]" per line, '#'
-// comments and blank lines skipped; options, arguments and environment split as the shell
-// splits words.
+// ParseCases reads cases.txt: "name|script|options|arguments[|environment[|ulimit]]" per
+// line, '#' comments and blank lines skipped; options, arguments, environment and ulimit
+// split as the shell splits words.
 func ParseCases(text string) ([]Case, error) {
 	var out []Case
 	seen := map[string]bool{}
@@ -25,11 +28,11 @@ func ParseCases(text string) ([]Case, error) {
 			continue
 		}
 		f := strings.Split(l, "|")
-		if len(f) == 4 {
+		for len(f) == 4 || len(f) == 5 {
 			f = append(f, "")
 		}
-		if len(f) != 5 || f[0] == "" {
-			return nil, fmt.Errorf("cases.txt:%d: want name|script|options|arguments[|environment], got %q", i+1, l)
+		if len(f) != 6 || f[0] == "" {
+			return nil, fmt.Errorf("cases.txt:%d: want name|script|options|arguments[|environment[|ulimit]], got %q", i+1, l)
 		}
 		if seen[f[0]] {
 			return nil, fmt.Errorf("cases.txt:%d: case %q listed twice", i+1, f[0])
@@ -52,7 +55,16 @@ func ParseCases(text string) ([]Case, error) {
 				return nil, fmt.Errorf("cases.txt:%d: environment: %q is not NAME=value", i+1, kv)
 			}
 		}
-		out = append(out, Case{Name: f[0], Script: f[1], Opts: opts, Args: args, Env: env})
+		lim, err := SplitWords(f[5])
+		if err != nil {
+			return nil, fmt.Errorf("cases.txt:%d: ulimit: %v", i+1, err)
+		}
+		for _, w := range lim {
+			if strings.TrimLeft(w, "-abcdefHilmnpqrsStuvx0123456789") != "" && w != "unlimited" {
+				return nil, fmt.Errorf("cases.txt:%d: ulimit: %q is not a ulimit option or number", i+1, w)
+			}
+		}
+		out = append(out, Case{Name: f[0], Script: f[1], Opts: opts, Args: args, Env: env, Ulimit: lim})
 	}
 	return out, nil
 }

@@ -29,12 +29,13 @@ fixture() {
 	printf 'line from an earlier run\n' >"$1/previous.log"
 }
 
-# submit runs sbatch in directory $1 with the fixed environment (jobscripts_test.go's
-# submitEnv has the same names) and the case's own variables (array extra).
+# submit runs sbatch in directory $1 with the case's resource limits (array lim, the ulimit
+# field), the fixed environment (jobscripts_test.go's submitEnv has the same names) and the
+# case's own variables (array extra).
 submit() {
 	local dir=$1
 	shift
-	(cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$HOME" USER="$(id -un)" LOGNAME="$(id -un)" \
+	(cd "$dir" && { ((${#lim[@]} == 0)) || ulimit "${lim[@]}"; } && env -i PATH=/usr/bin:/bin HOME="$HOME" USER="$(id -un)" LOGNAME="$(id -un)" \
 		SHELL=/bin/bash LANG=C MYSITE_VAR=from_login OTHER_VAR=other SLURM_CONF="$SLURM_CONF" ${extra[@]+"${extra[@]}"} \
 		"$SBATCH" "$@")
 }
@@ -46,7 +47,7 @@ finished() {
 
 declare -A jobs
 want=("$@")
-while IFS='|' read -r name script opts args envs; do
+while IFS='|' read -r name script opts args envs ulim; do
 	[[ -z $name || $name == \#* ]] && continue
 	if ((${#want[@]})) && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
 	dir=$work/$name
@@ -60,6 +61,7 @@ while IFS='|' read -r name script opts args envs; do
 	eval "v=(${envs:-})"
 	set +e
 	extra=(${v[@]+"${v[@]}"})
+	eval "lim=(${ulim:-})"
 	submit "$dir" ${o[@]+"${o[@]}"} ${script:+"$script"} ${a[@]+"${a[@]}"} >"$out/sbatch.stdout" 2>"$out/sbatch.stderr"
 	echo $? >"$out/sbatch.rc"
 	set -e

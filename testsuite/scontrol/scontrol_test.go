@@ -14,7 +14,7 @@ import (
 
 // normalise removes from one command's output only what must differ between the reference and
 // an Orbit cluster:
-//   - job ids: the scenario's two jobs become JOB_A and JOB_B, also in step ids (ids depend on
+//   - job ids: the scenario's jobs become JOB_A, JOB_B, ..., also in step ids (ids depend on
 //     each cluster's history);
 //   - times: timestamps and RunTime (the runs happen at different moments);
 //   - Priority: priority/basic counts down once per job ever submitted, and the reference is
@@ -24,8 +24,9 @@ import (
 //     RealMemory=1000; the reference's node has its machine's memory);
 //   - hosts: AllocNode:Sid (the submit host and sbatch's session id) and the controller's host
 //     name in the ping line.
-func normalise(s string, a, b string) string {
-	for id, name := range map[string]string{a: "JOB_A", b: "JOB_B"} {
+func normalise(s string, ids []string) string {
+	for i, id := range ids {
+		name := "JOB_" + string(rune('A'+i))
 		s = regexp.MustCompile(`(JobId=|StepId=|[Jj]ob step |[Jj]ob )`+id+`\b`).ReplaceAllString(s, "${1}"+name)
 	}
 	s = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`).ReplaceAllString(s, "TIME")
@@ -39,8 +40,8 @@ func normalise(s string, a, b string) string {
 }
 
 // TestScontrol_MatchesReference runs testdata/scenario.txt on a one-node Orbit cluster with
-// the same two jobs the recorder submitted to the reference (a held one and a running
-// two-task one) and compares every step's stdout, stderr and exit code with the recording.
+// the same jobs the recorder submitted to the reference (a held one, a running two-task one,
+// and held, running and --hint ones with the site options) and compares every step's stdout, stderr and exit code with the recording.
 func TestScontrol_MatchesReference(t *testing.T) {
 	ref := filepath.Join("testdata", "reference")
 	ids, err := os.ReadFile(filepath.Join(ref, "ids"))
@@ -52,7 +53,9 @@ func TestScontrol_MatchesReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 64})
+	// The reference's node has no TmpDisk, where Slurm accepts a held job's --tmp; Orbit's
+	// sbatch accepts --tmp only where the nodes have the disk.
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 64, ExtraConf: "NodeName=DEFAULT TmpDisk=1000\n"})
 	submit := func(args ...string) string {
 		out, errOut, code := c.Run(t, "sbatch", append([]string{"--parsable"}, args...)...)
 		if code != 0 {
@@ -62,9 +65,19 @@ func TestScontrol_MatchesReference(t *testing.T) {
 	}
 	a := submit("-H", "--job-name=qsc-held", "--mem=100M", "-o", "/dev/null", "--wrap", "sleep 300")
 	b := submit("--job-name=qsc-run", "-n2", "-t", "10", "--mem=100M", "-o", "/dev/null", "--wrap", "sleep 300")
-	bid, _ := strconv.ParseUint(b, 10, 32)
-	c.WaitJob(t, uint32(bid), states.JobRunning)
-	t.Cleanup(func() { c.Run(t, "scancel", a, b) })
+	site := []string{"--sockets-per-node=1", "--cores-per-socket=1", "--threads-per-core=1", "--ntasks-per-core=1"}
+	cj := submit(append([]string{"-H", "--job-name=qsc-site", "-n2", "--ntasks-per-node=2", "--mem=100M", "-o", "/dev/null",
+		"--tmp=100M", "--delay-boot=5", "--switches=1@10:00", "--cpu-freq=Low-High:Performance", "--wrap", "sleep 300"}, site...)...)
+	d := submit(append([]string{"--job-name=qsc-siterun", "-n1", "-t", "10", "--mem=100M", "-o", "/dev/null",
+		"--delay-boot=1-0", "--switches=1@2", "--cpu-freq=2000000", "--wrap", "sleep 300"}, site...)...)
+	e := submit("-H", "--job-name=qsc-hint", "--mem=100M", "-o", "/dev/null", "--hint=nomultithread",
+		"--cpu-freq=Performance", "--spread-job", "--wrap", "sleep 300")
+	jobs := []string{a, b, cj, d, e}
+	t.Cleanup(func() { c.Run(t, "scancel", jobs...) })
+	for _, id := range []string{b, d} {
+		n, _ := strconv.ParseUint(id, 10, 32)
+		c.WaitJob(t, uint32(n), states.JobRunning)
+	}
 
 	n := 0
 	for _, line := range strings.Split(string(scenario), "\n") {
@@ -72,15 +85,19 @@ func TestScontrol_MatchesReference(t *testing.T) {
 			continue
 		}
 		n++
-		args := strings.Fields(strings.NewReplacer("@A", a, "@B", b).Replace(line))
-		out, errOut, code := c.Run(t, "scontrol", args...)
+		args := strings.Fields(strings.NewReplacer("@A", a, "@B", b, "@C", cj, "@D", d, "@E", e).Replace(line))
+		cmd := "scontrol"
+		if args[0] == "squeue" { // a squeue step (record.sh)
+			cmd, args = "squeue", args[1:]
+		}
+		out, errOut, code := c.Run(t, cmd, args...)
 		wantOut, _ := os.ReadFile(filepath.Join(ref, strconv.Itoa(n)+".out"))
 		wantErr, _ := os.ReadFile(filepath.Join(ref, strconv.Itoa(n)+".err"))
 		wantRC, _ := os.ReadFile(filepath.Join(ref, strconv.Itoa(n)+".rc"))
-		if got, want := normalise(out, a, b), normalise(string(wantOut), refIDs[0], refIDs[1]); got != want {
+		if got, want := normalise(out, jobs), normalise(string(wantOut), refIDs); got != want {
 			t.Errorf("step %d `scontrol %s`: stdout\n%q\nwant\n%q", n, line, got, want)
 		}
-		if got, want := normalise(errOut, a, b), normalise(string(wantErr), refIDs[0], refIDs[1]); got != want {
+		if got, want := normalise(errOut, jobs), normalise(string(wantErr), refIDs); got != want {
 			t.Errorf("step %d `scontrol %s`: stderr\n%s\nwant\n%s", n, line, got, want)
 		}
 		if want := strings.TrimSpace(string(wantRC)); strconv.Itoa(code) != want {
