@@ -80,7 +80,7 @@ func (c *Controller) recalcPriorities() {
 		c.accrueUsage(now)
 		if due {
 			c.calcFairShare()
-			save = c.fairShareSnapshotAt(now)
+			save = c.usageToSave()
 		}
 	}
 	c.recalcPending(now, due)

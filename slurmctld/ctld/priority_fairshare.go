@@ -54,7 +54,6 @@ type fairShareState struct {
 	factor    map[uint32]float64 // uid → fair-share factor as of the last calculation
 	lastDecay int64              // when usage was last decayed (Slurm's g_last_ran); 0 = not yet
 	lastReset int64              // the last PriorityUsageResetPeriod boundary applied
-	savedAt   int64              // when usage was last saved
 }
 
 // fairShareSnapshot is fairShareUsageFile's content.
@@ -292,9 +291,9 @@ func (c *Controller) fairShareFactor(uid uint32) float64 {
 	return f
 }
 
-// fairShareSnapshotAt returns the usage to save, or nil when nothing needs saving. Called with
-// c.mu held.
-func (c *Controller) fairShareSnapshotAt(now int64) *fairShareSnapshot {
+// usageToSave returns the usage to save, or nil when nothing is saved (no fair-share, or
+// a simulation). Called with c.mu held.
+func (c *Controller) usageToSave() *fairShareSnapshot {
 	fs := &c.fairShare
 	if !c.fairShareOn() || c.manual {
 		return nil
@@ -305,7 +304,6 @@ func (c *Controller) fairShareSnapshotAt(now int64) *fairShareSnapshot {
 			s.Usage[strconv.FormatUint(uint64(uid), 10)] = u
 		}
 	}
-	fs.savedAt = now
 	return s
 }
 
