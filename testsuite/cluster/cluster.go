@@ -405,6 +405,13 @@ func (c *Cluster) RunEnv(t testing.TB, env []string, name string, args ...string
 	cmd := exec.Command(testbin.Path(t, name), args...)
 	cmd.Env = append(c.env(), env...)
 	cmd.Dir = c.WorkDir
+	return RunCommand(t, cmd)
+}
+
+// RunCommand runs cmd as its caller set it up (environment, directory, credentials) and
+// returns its stdout, stderr and exit status; a command that cannot be started fails the test.
+func RunCommand(t testing.TB, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -414,7 +421,7 @@ func (c *Cluster) RunEnv(t testing.TB, env []string, name string, args ...string
 	case errors.As(err, &ee):
 		code = ee.ExitCode()
 	default:
-		t.Fatalf("cluster: running %s: %v", name, err)
+		t.Fatalf("cluster: running %s: %v", cmd.Path, err)
 	}
 	return o.String(), e.String(), code
 }

@@ -1,8 +1,6 @@
 package e2e_test
 
 import (
-	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,18 +35,7 @@ func TestRlimitPropagation(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("/bin/bash", "-c", script)
 		cmd.Env, cmd.Dir = env, c.WorkDir
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		switch {
-		case err == nil:
-			return o.String(), e.String(), 0
-		case errors.As(err, &ee):
-			return o.String(), e.String(), ee.ExitCode()
-		}
-		t.Fatalf("bash: %v", err)
-		return "", "", 0
+		return cluster.RunCommand(t, cmd)
 	}
 	node, _, _ := shell("ulimit -n; ulimit -f")
 	nodeLim := strings.Fields(node)

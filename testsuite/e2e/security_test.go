@@ -81,18 +81,7 @@ func runAs(t *testing.T, c *cluster.Cluster, u account, dir, name string, args .
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "SLURM_CONF=" + c.ConfPath, "USER=" + u.name, "HOME=" + dir}
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: u.uid, Gid: u.gid, Groups: []uint32{}}}
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatalf("running %s as %s: %v", name, u.name, err)
-	}
-	return o.String(), e.String(), code
+	return cluster.RunCommand(t, cmd)
 }
 
 // userDir makes a working directory owned by u inside the cluster's directory.
