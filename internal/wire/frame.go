@@ -44,6 +44,10 @@ type Envelope struct {
 	Cred []byte `codec:"cred"`
 	// Body is the msgpack encoding of the message registered as Type.
 	Body []byte `codec:"body"`
+
+	// room is a buffer Body lies in with room around it, in which the frame may be written
+	// in place (frame_inplace.go); not sent.
+	room []byte
 }
 
 // BodyDigest returns the SHA-256 of an encoded message body: what a credential signs.

@@ -233,6 +233,10 @@ type JobInfoReply struct {
 	// Packed holds the jobs instead of Jobs when JobInfoRequest.Packed asked for it: a key
 	// table and one map per job (msg_job_info_pack.go).
 	Packed []byte `codec:"packed"`
+
+	// room is the buffer Packed lies in when PackedJobInfoReply made the reply, with room
+	// around Packed to frame the reply in place (frame_inplace.go); not sent.
+	room []byte
 }
 
 // Unpack moves the jobs of a packed reply into Jobs; a reply that is not packed is left as

@@ -381,7 +381,7 @@ func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope) *Envelope {
 		log.Error("reply not encodable", "err", err)
 		return errorEnvelope(env, NewError(ErrnoSlurmError))
 	}
-	return &Envelope{Version: ProtocolVersion, Type: t, ReqID: env.ReqID, Body: b}
+	return &Envelope{Version: ProtocolVersion, Type: t, ReqID: env.ReqID, Body: b, room: frameRoom(resp)}
 }
 
 // call runs a handler, turning a panic into an error reply so the server keeps serving.

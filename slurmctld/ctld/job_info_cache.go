@@ -48,7 +48,9 @@ func (c *Controller) packedJobInfo(f *jobFilter) *wire.JobInfoReply {
 	}
 	// A little over the last size per job: one allocation in the common case, and at most
 	// one doubling when the queue's jobs grew.
-	b := wire.AppendJobInfoListHeader(make([]byte, 0, 4096+len(recs)*perJob*9/8), len(recs))
+	// The buffer leaves room for the reply and its frame around the list, so the server
+	// sends it where it lies (wire.NewPackedJobList).
+	b := wire.AppendJobInfoListHeader(wire.NewPackedJobList(4096+len(recs)*perJob*9/8), len(recs))
 	header := len(b)
 	var info wire.JobInfo
 	for _, j := range recs {
@@ -60,5 +62,5 @@ func (c *Controller) packedJobInfo(f *jobFilter) *wire.JobInfoReply {
 		cache.perJob = (len(b) - header + len(recs) - 1) / len(recs)
 		cache.mu.Unlock()
 	}
-	return &wire.JobInfoReply{LastUpdate: now, Packed: b}
+	return wire.PackedJobInfoReply(now, b)
 }
