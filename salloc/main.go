@@ -124,9 +124,9 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		// Site options that change placement: salloc does not check them against the nodes'
 		// shapes as sbatch does (the ones that only travel in the environment are accepted).
 		{js.Site.Hint != "", "--hint"}, {js.Site.NTasksPerCore != jobspec.NoVal, "--ntasks-per-core"},
-		{js.Site.ThreadsPerCore != jobspec.NoVal, "--threads-per-core"},
-		{js.Site.CoresPerSocket != jobspec.NoVal, "--cores-per-socket"},
-		{js.Site.SocketsPerNode != jobspec.NoVal, "--sockets-per-node"},
+		{js.Site.ThreadsPerCore != jobspec.NoVal, "--threads-per-core (or -B threads)"},
+		{js.Site.CoresPerSocket != jobspec.NoVal, "--cores-per-socket (or -B cores)"},
+		{js.Site.SocketsPerNode != jobspec.NoVal, "--sockets-per-node (or -B sockets)"},
 		{js.Site.TmpDiskMB != jobspec.NoVal64 && js.Site.TmpDiskMB > 0, "--tmp"},
 		{js.Site.SpreadJob, "--spread-job"}, {js.Site.UseMinNodes, "--use-min-nodes"},
 		{js.Site.ReqSwitch != jobspec.NoVal, "--switches"}, {js.Site.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},

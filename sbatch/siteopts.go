@@ -57,10 +57,10 @@ func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		// nothing: a core is one CPU. With more, Slurm counts whole cores; Orbit does not.
 		{s.Hint != "" && !oneThread, "--hint on nodes with ThreadsPerCore>1"},
 		{s.NTasksPerCore != jobspec.NoVal && !oneThread, "--ntasks-per-core on nodes with ThreadsPerCore>1"},
-		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !oneThread), "--threads-per-core (other than 1 on nodes with ThreadsPerCore=1)"},
+		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !oneThread), "--threads-per-core or -B threads (other than 1 on nodes with ThreadsPerCore=1)"},
 		// One socket, or one core on a socket, is what any allocation on a node has.
-		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket other than 1"},
-		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node other than 1"},
+		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
+		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
 		// Spreading over nodes, or using the fewest, is moot with one node to use.
 		{s.SpreadJob && len(nodes) > 1 && !(fixedNodes && js.MinNodes == 1), "--spread-job over more than one node"},
 		{s.UseMinNodes && len(nodes) > 1 && !fixedNodes, "--use-min-nodes with a node range"},

@@ -38,7 +38,7 @@ func TestSiteOptionsAgainstNodes(t *testing.T) {
 		{single, []string{"--threads-per-core=1", "--cores-per-socket=1", "--sockets-per-node=1"}, ""},
 		{single, []string{"--threads-per-core=2"}, "--threads-per-core"},
 		{smt, []string{"--threads-per-core=1"}, "--threads-per-core"},
-		{single, []string{"--cores-per-socket=4"}, "--cores-per-socket other than 1"},
+		{single, []string{"--cores-per-socket=4"}, "--cores-per-socket or -B cores other than 1"},
 		{single, []string{"--tmp=50"}, ""},
 		{single, []string{"--tmp=1G"}, "Temporary disk specification can not be satisfied"},
 		{mixed, []string{"--tmp=50"}, "--tmp where only some nodes"},

@@ -20,7 +20,7 @@ import (
 func isSiteOption(id string) bool {
 	switch id {
 	case "hint", "threads-per-core", "cores-per-socket", "sockets-per-node", "ntasks-per-core",
-		"distribution", "mem-bind", "cpu-freq", "profile", "acctg-freq", "tmp", "delay-boot",
+		"extra-node-info", "distribution", "mem-bind", "cpu-freq", "profile", "acctg-freq", "tmp", "delay-boot",
 		"switches", "switch-req", "switch-wait", "spread-job", "use-min-nodes", "core-spec", "thread-spec":
 		return true
 	}
@@ -50,6 +50,12 @@ func (a *applier) applySite(o *Option, val string, src source) error {
 		default:
 			s.NTasksPerCore = n
 		}
+	case "extra-node-info":
+		shape, err := parseExtraNodeInfo(a.cmd, val)
+		if err != nil {
+			return err
+		}
+		s.SocketsPerNode, s.CoresPerSocket, s.ThreadsPerCore = shape[0], shape[1], shape[2]
 	case "distribution":
 		d, plane, ok := ParseDistribution(val)
 		if !ok {
@@ -130,7 +136,7 @@ func (a *applier) applySite(o *Option, val string, src source) error {
 }
 
 // verifyHint is Slurm's validate_hint_option and verify_hint: --hint and
-// --ntasks-per-core/--threads-per-core exclude each other (the one from the command line or
+// --ntasks-per-core/--threads-per-core/-B exclude each other (the one from the command line or
 // #SBATCH wins; both from the command line drops --hint), and a kept hint sets the node-shape
 // requests it implies.
 func (a *applier) verifyHint() error {
@@ -138,7 +144,7 @@ func (a *applier) verifyHint() error {
 	src := func(id string) (source, bool) { v, ok := a.memBy[id]; return v, ok }
 	hintSrc, hint := src("hint")
 	cliRival, envRival := false, false
-	for _, id := range []string{"ntasks-per-core", "threads-per-core"} {
+	for _, id := range []string{"ntasks-per-core", "threads-per-core", "extra-node-info"} {
 		if v, ok := src(id); ok {
 			cliRival = cliRival || v == fromCLI
 			envRival = envRival || v == fromEnv
@@ -151,7 +157,10 @@ func (a *applier) verifyHint() error {
 		s.Hint = ""
 		return nil
 	case hintSrc == fromCLI:
-		s.NTasksPerCore, s.ThreadsPerCore = jobspec.NoVal, jobspec.NoVal
+		// Slurm resets --ntasks-per-core, --threads-per-core and -B, which takes all three
+		// node-shape requests with it, --sockets-per-node and --cores-per-socket included.
+		s.NTasksPerCore = jobspec.NoVal
+		s.SocketsPerNode, s.CoresPerSocket, s.ThreadsPerCore = jobspec.NoVal, jobspec.NoVal, jobspec.NoVal
 	case cliRival, envRival:
 		s.Hint = ""
 		return nil

@@ -79,7 +79,7 @@ var Table = []Option{
 	{ID: "exclusive", Name: "exclusive", Arg: ArgOptional, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "export", Name: "export", Arg: ArgRequired, Cmds: Sbatch | Srun, Implemented: true},
 	{ID: "export-file", Name: "export-file", Arg: ArgRequired, Cmds: Sbatch},
-	{ID: "extra-node-info", Name: "extra-node-info", Short: 'B', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
+	{ID: "extra-node-info", Name: "extra-node-info", Short: 'B', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "get-user-env", Name: "get-user-env", Arg: ArgOptional, Cmds: Sbatch | Salloc, Implemented: true},
 	{ID: "gid", Name: "gid", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
 	{ID: "gpu-bind", Name: "gpu-bind", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},

@@ -97,3 +97,38 @@ func TestSiteOptionsRefused(t *testing.T) {
 		t.Errorf("sbatch with environment-only options: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestExtraNodeInfo: -B S[:C[:T]] sets the node-shape requests as the separate options do,
+// and scontrol shows them as the reference did for the same -B on Slurm 22.05 (Socks/Node
+// and ReqB:S:C:T, "*" for a request left open); a bad part is refused with Slurm's message
+// and exit 1, before anything is submitted.
+func TestExtraNodeInfo(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	for _, tc := range []struct{ b, shape string }{
+		{"1", "ReqB:S:C:T=0:0:*:* Socks/Node=1"},
+		{"1:*:1", "ReqB:S:C:T=0:0:*:1 Socks/Node=1"},
+		{"*:1", "ReqB:S:C:T=0:0:1:* Socks/Node=*"},
+	} {
+		out, errOut, code := c.Run(t, "sbatch", "--parsable", "-H", "-B", tc.b, "--wrap", "true")
+		if code != 0 {
+			t.Fatalf("sbatch -B %s: exit %d: %s", tc.b, code, errOut)
+		}
+		show, _, _ := c.Run(t, "scontrol", "show", "job", strings.TrimSpace(out))
+		var got []string
+		for _, f := range strings.Fields(show) {
+			if strings.HasPrefix(f, "ReqB:S:C:T=") || strings.HasPrefix(f, "Socks/Node=") {
+				got = append(got, f)
+			}
+		}
+		if strings.Join(got, " ") != tc.shape {
+			t.Errorf("-B %s: scontrol shows %q, want %q", tc.b, got, tc.shape)
+		}
+	}
+	out, errOut, code := c.Run(t, "sbatch", "-H", "-B", "1:y", "--wrap", "true")
+	if want := "sbatch: error: Invalid numeric value \"y\" for second arg of -B.\n"; code != 1 || out != "" || errOut != want {
+		t.Errorf("sbatch -B 1:y: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errOut, want)
+	}
+	if n := len(c.Jobs(t)); n != 3 {
+		t.Errorf("the controller has %d jobs, want the 3 accepted", n)
+	}
+}
