@@ -49,7 +49,9 @@ func resourceArgRange(cmd Cmds, arg, what string) (lo, hi int64, err error) {
 		return 1, math.MaxInt32, nil
 	}
 	bad := func() error { return cmdError(cmd, 1, fmt.Sprintf("Invalid numeric value %q for %s.", arg, what)) }
-	big := func(n int64) error { return cmdError(cmd, 1, fmt.Sprintf("Numeric argument (%d) to big for %s.", n, what)) }
+	big := func(n int64) error {
+		return cmdError(cmd, 1, fmt.Sprintf("Numeric argument (%d) to big for %s.", n, what))
+	}
 	n, rest, _ := strtol(arg)
 	n, rest = scaleKM(n, rest)
 	if rest != "" && rest[0] != '-' || n < 0 {
