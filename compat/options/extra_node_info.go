@@ -48,7 +48,7 @@ func resourceArgRange(cmd Cmds, arg, what string) (lo, hi int64, err error) {
 	if arg == "" || arg[0] == '*' {
 		return 1, math.MaxInt32, nil
 	}
-	bad := func() error { return cmdError(cmd, 1, fmt.Sprintf("Invalid numeric value %q for %s.", arg, what)) }
+	bad := func() error { return cmdError(cmd, 1, fmt.Sprintf("Invalid numeric value \"%s\" for %s.", arg, what)) }
 	big := func(n int64) error {
 		return cmdError(cmd, 1, fmt.Sprintf("Numeric argument (%d) to big for %s.", n, what))
 	}
