@@ -85,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, version.String())
 		return 0
 	case jobspec.ActionHelp:
-		io.WriteString(stdout, helpText)
+		io.WriteString(stdout, compatopts.HelpText("salloc", helpText, cmdclient.TaskPlugin()))
 		return 0
 	case jobspec.ActionUsage:
 		io.WriteString(stdout, usageText)

@@ -57,7 +57,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	}
 	switch js.Action {
 	case jobspec.ActionHelp:
-		io.WriteString(stdout, helpText)
+		io.WriteString(stdout, options.HelpText("sbatch", helpText, cmdclient.TaskPlugin()))
 		return 0
 	case jobspec.ActionUsage:
 		io.WriteString(stdout, usageText)

@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -35,7 +36,11 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-const usageText = "Usage: srun [OPTIONS(0)... [executable(0) [args(0)...]]] [ : [OPTIONS(N)...]] executable(N) [args(N)...]\n"
+//go:embed help.txt
+var helpText string
+
+//go:embed usage.txt
+var usageText string
 
 func main() {
 	rlimits.Prefetch() // the NOFILE probe overlaps the start-up (compat/rlimits)
@@ -58,7 +63,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case o.version:
 		fmt.Fprintln(stdout, version.String())
 		return 0
-	case o.help, o.usage:
+	case o.help:
+		io.WriteString(stdout, compatopts.HelpText("srun", helpText, cmdclient.TaskPlugin()))
+		return 0
+	case o.usage:
 		io.WriteString(stdout, usageText)
 		return 0
 	case o.spec.TestOnly: // needs no command, and tests even inside an allocation, as Slurm's srun
