@@ -12,10 +12,8 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// pendingGrace is how long salloc waits for the scheduler's first pass before it says the
-// job is pending. Slurm's controller answers an allocation that can start at once with the
-// grant itself; Orbit's schedules it just after the reply, so a job that starts within this
-// moment is, as under Slurm, simply "Granted".
+// pendingGrace is the least time salloc -I gives a pending allocation to start before it
+// takes the request back.
 const pendingGrace = time.Second
 
 // jobDesc is the allocation request: the job spec without a script.
@@ -34,7 +32,7 @@ func (s *session) jobDesc() wire.JobDesc {
 		Requeue: int32(js.Requeue), Nice: js.Nice, Priority: js.Priority,
 		MailType: js.MailType, MailUser: js.MailUser,
 		Dependency: js.Dependency, KillInvalid: int32(js.KillInvalidDep), Hold: js.Hold,
-		WorkDir: js.WorkDir, SubmitDir: js.SubmitDir, SubmitHost: host, SubmitLine: js.SubmitLine,
+		WorkDir: js.WorkDir, SubmitDir: js.SubmitDir, SubmitHost: host, SubmitLine: js.SubmitLine, AllocSID: cmdclient.SessionID(),
 		Environment:      os.Environ(),
 		MinNodesInvasive: js.MinNodesInvasive, MaxNodesInvasive: js.MaxNodesInvasive,
 		NodeConstraints: js.NodeConstraints, MinPower: js.MinPower, MaxPower: js.MaxPower,
@@ -82,7 +80,12 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 	}
 	s.jobID = rep.JobID
 	start := time.Now()
-	pending := false
+	// Slurm's salloc says the job is pending when its allocation was not started at once.
+	pending := !rep.Started && s.so.Immediate == 0
+	if pending {
+		s.info("Pending job allocation %d", s.jobID)
+		s.info("job %d queued and waiting for resources", s.jobID)
+	}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -110,11 +113,6 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 			s.release(ctx, wire.NoVal)
 			s.errorf("Unable to allocate resources: Requested nodes are busy")
 			return nil, s.codes.immediateExit
-		}
-		if !pending && s.so.Immediate == 0 && waited >= pendingGrace {
-			s.info("Pending job allocation %d", s.jobID)
-			s.info("job %d queued and waiting for resources", s.jobID)
-			pending = true
 		}
 		select {
 		case <-sigs:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -55,6 +56,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		ScriptArgs:    scriptArgs(js),
 		SubmitLine:    js.SubmitLine,
 		SubmitHost:    host,
+		AllocSID:      cmdclient.SessionID(),
 
 		MinNodesInvasive: js.MinNodesInvasive,
 		MaxNodesInvasive: js.MaxNodesInvasive,

@@ -172,8 +172,11 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	said := false
-	start := time.Now()
+	// Slurm's srun says the job is queued when its allocation was not started at once.
+	said := !rep.Started
+	if said {
+		fmt.Fprintf(s.stderr, "srun: job %d queued and waiting for resources\n", rep.JobID)
+	}
 	for {
 		var info wire.JobAllocInfo
 		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
@@ -191,12 +194,6 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 		case !st.IsPending():
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: Job/step already completing or completed\n")
 			return 0, 1
-		}
-		// A job the scheduler starts on its first pass is not "waiting" (Slurm answers those
-		// at once); after a moment pending, say so once.
-		if !said && time.Since(start) > time.Second {
-			fmt.Fprintf(s.stderr, "srun: job %d queued and waiting for resources\n", rep.JobID)
-			said = true
 		}
 		select {
 		case <-sigs:
@@ -385,7 +382,7 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		Name: o.jobName, Partition: o.partition, ReqNodes: o.nodelist,
 		MinNodes: wire.NoVal, NumTasks: wire.NoVal, NTasksPerNode: wire.NoVal, CPUsPerTask: wire.NoVal,
 		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.NoVal, TimeMin: wire.NoVal,
-		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host,
+		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host, AllocSID: cmdclient.SessionID(),
 		Environment: os.Environ(), MaxNodes: wire.NoVal,
 	}
 	if d.Name == "" && len(o.argv) > 0 {

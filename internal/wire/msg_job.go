@@ -65,6 +65,8 @@ type JobDesc struct {
 	SubmitLine    string   `codec:"submit_line"`
 	SubmitHost    string   `codec:"submit_host"`
 	Command       string   `codec:"command"` // the script path as named ("" for stdin/--wrap)
+	// AllocSID is the submitting command's session id (getsid), scontrol's AllocNode:Sid.
+	AllocSID uint32 `codec:"alloc_sid"`
 
 	// Orbit's malleable-job and power options (DESIGN.md §8).
 	MinNodesInvasive uint32 `codec:"min_nodes_invasive"`

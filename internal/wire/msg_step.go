@@ -14,6 +14,10 @@ type AllocateJobReply struct {
 	// that job, the allocation is revoked and there is nothing to wait for. A refusal without
 	// a record is an error reply instead.
 	Refused Error `codec:"refused"`
+	// Started says the job was running when the reply was sent: Slurm's allocate RPC starts
+	// a top-priority job at once, and srun and salloc say the job is queued only when it
+	// was not started.
+	Started bool `codec:"started"`
 }
 
 // JobAllocInfoRequest asks for the allocation of one job (Slurm's

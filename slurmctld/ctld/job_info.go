@@ -114,12 +114,15 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		MailType:      d.MailType,
 		MailUser:      d.MailUser,
 		AllocNode:     d.SubmitHost,
+		AllocSID:      d.AllocSID,
 		OverSubscribe: oversubscribe(j),
 	}
 	if len(j.Nodes) > 0 {
 		info.NumNodes = uint32(len(j.Nodes))
 		info.NumCPUs = j.numCPUs()
 		info.CPUsPerNode = append([]uint32(nil), j.CPUsPerNode...)
+	} else if j.state().IsPending() {
+		info.NumNodes = c.t.pendingNodeCount(j)
 	}
 	if info.StdIn == "" {
 		info.StdIn = "/dev/null"
@@ -136,6 +139,30 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		info.EndTime = expectedEnd(j, start)
 	}
 	return info
+}
+
+// pendingNodeCount is the node count Slurm shows for a pending job: the nodes its tasks need
+// on the partition's largest node (part max_cpu_cnt), at least the requested minimum, as
+// Slurm's job-info packing guesses it when the job has no node_cnt_wag. (Slurm stamps
+// node_cnt_wag when a selection could place the job; that count is this one for every job a
+// selection would place on as few nodes as its tasks need, which is what select/cons_tres and
+// select/linear do here.)
+func (t *tables) pendingNodeCount(j *jobRecord) uint32 {
+	p := t.parts[j.Partition]
+	if p == nil || p.maxNodeCPUs == 0 {
+		return j.MinNodes
+	}
+	var n uint32
+	switch {
+	case j.TasksPerNod > 0:
+		n = j.NumTasks / j.TasksPerNod
+	case j.CPUsPerTask > 1:
+		perNode := max(p.maxNodeCPUs/j.CPUsPerTask, 1)
+		n = (j.NumTasks + perNode - 1) / perNode
+	default:
+		n = (j.NumTasks + p.maxNodeCPUs - 1) / p.maxNodeCPUs
+	}
+	return max(n, j.MinNodes)
 }
 
 // oversubscribe is scontrol's OverSubscribe= value for the job.

@@ -56,13 +56,7 @@ func (t *tables) installPart(r partRecord) {
 	if r.NodesSet {
 		nodes = r.Nodes
 	}
-	p.nodes, p.cpus = nil, 0
-	for _, name := range nodes {
-		if n := t.nodes[name]; n != nil {
-			p.nodes = append(p.nodes, name)
-			p.cpus += n.cpus()
-		}
-	}
+	t.setPartNodes(p, nodes)
 	cp.Nodes = p.nodes
 	p.conf = &cp
 	p.override = r

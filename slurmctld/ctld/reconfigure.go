@@ -250,12 +250,7 @@ func (t *tables) reconfParts(next *conf.Config) *store.Batch {
 	t.parts, t.partOrder, t.defPart = make(map[string]*partEntry, len(next.Partitions)), nil, ""
 	for _, p := range next.Partitions {
 		pe := &partEntry{conf: p}
-		for _, name := range p.Nodes {
-			if e := t.nodes[name]; e != nil {
-				pe.nodes = append(pe.nodes, name)
-				pe.cpus += e.cpus()
-			}
-		}
+		t.setPartNodes(pe, p.Nodes)
 		t.parts[p.Name] = pe
 		t.partOrder = append(t.partOrder, p.Name)
 		if p.Default && t.defPart == "" {

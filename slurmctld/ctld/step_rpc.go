@@ -78,10 +78,23 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 		return rep, nil
 	}
 	c.log.Info("allocation submitted", "job", j.JobID, "uid", j.UserID)
-	// Slurm's allocate RPC starts the job itself when it can: answer after the next cycle,
-	// so that srun's first look finds it running rather than waiting out a poll interval.
-	c.awaitCycle(ctx, allocCycleWait)
-	return &wire.AllocateJobReply{JobID: j.JobID}, nil
+	// Slurm's allocate RPC starts the job itself when it is on top of its partition's queue
+	// (job_top_priority.go): answer such a job after the next cycle, so that srun's first
+	// look finds it running. Any other is answered at once, still pending, and left to the
+	// scheduler.
+	c.mu.RLock()
+	top := c.t.topPriority(j, now)
+	c.mu.RUnlock()
+	if top {
+		c.awaitCycle(ctx, allocCycleWait)
+	}
+	c.mu.RLock()
+	started := false
+	if cur := c.t.jobs[j.JobID]; cur != nil {
+		started = cur.state().IsRunning()
+	}
+	c.mu.RUnlock()
+	return &wire.AllocateJobReply{JobID: j.JobID, Started: started}, nil
 }
 
 // allocCycleWait bounds how long an allocation request waits for the scheduling cycle that

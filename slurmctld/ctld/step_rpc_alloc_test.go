@@ -1,6 +1,7 @@
 package ctld_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -40,6 +41,9 @@ func TestAllocate_AnsweredStarted(t *testing.T) {
 		if err := f.call(uid, wire.MsgAllocateJob, allocDesc(), &rep); err != nil {
 			t.Fatalf("allocate %d: %v", i, err)
 		}
+		if !rep.Started {
+			t.Fatalf("allocation %d on an idle cluster answered as not started", rep.JobID)
+		}
 		info := f.allocInfo(uid, rep.JobID)
 		if st := states.JobState(info.State); !st.IsRunning() || len(info.Nodes) != 1 {
 			t.Fatalf("allocation %d at srun's first look: state %v nodes %v; want RUNNING on one node",
@@ -62,7 +66,44 @@ func TestAllocate_HeldAnsweredPending(t *testing.T) {
 	if err := f.call(1234, wire.MsgAllocateJob, d, &rep); err != nil {
 		t.Fatalf("allocate: %v", err)
 	}
-	if st := states.JobState(f.allocInfo(1234, rep.JobID).State); !st.IsPending() {
-		t.Fatalf("held allocation: state %v, want PENDING", st)
+	if st := states.JobState(f.allocInfo(1234, rep.JobID).State); !st.IsPending() || rep.Started {
+		t.Fatalf("held allocation: state %v, answered started %v; want PENDING, not started", st, rep.Started)
 	}
+}
+
+// TestAllocate_BehindHigherPriorityAnsweredQueued: as Slurm's _top_priority decides, an
+// allocation with a runnable higher-priority job pending in its partition is not started by
+// the allocate RPC: it is answered not started (srun and salloc then say "queued and waiting
+// for resources") and the scheduler starts it afterwards, since it fits where the other job
+// does not. A higher-priority job that is held or waits on a dependency does not count.
+func TestAllocate_BehindHigherPriorityAnsweredQueued(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 4})
+	f.startNodes("n1")
+	held := script("sleep")
+	held.Hold = true
+	f.mustSubmit(held)
+	dependent := script("sleep")
+	dependent.Dependency = "afterok:" + strconv.Itoa(int(f.mustSubmit(held)))
+	f.mustSubmit(dependent)
+
+	var rep wire.AllocateJobReply
+	if err := f.call(1234, wire.MsgAllocateJob, allocDesc(), &rep); err != nil {
+		t.Fatalf("allocate: %v", err)
+	}
+	if !rep.Started {
+		t.Fatalf("allocation behind only held and dependent jobs answered as not started")
+	}
+
+	big := script("sleep") // more CPUs than the partition has: pending, runnable by policy
+	big.NumTasks = 100
+	bigID := f.mustSubmit(big)
+	f.waitReason(bigID, states.WaitPartConfig)
+	var behind wire.AllocateJobReply
+	if err := f.call(1234, wire.MsgAllocateJob, allocDesc(), &behind); err != nil {
+		t.Fatalf("allocate: %v", err)
+	}
+	if behind.Started {
+		t.Fatalf("allocation behind a higher-priority pending job answered as started")
+	}
+	f.waitState(behind.JobID, states.JobRunning)
 }

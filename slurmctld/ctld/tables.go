@@ -204,6 +204,9 @@ type partEntry struct {
 	conf  *conf.Partition
 	nodes []string // in configuration order
 	cpus  uint32
+	// maxNodeCPUs is the most CPUs any of its nodes has: Slurm's part max_cpu_cnt, from which
+	// it guesses a pending job's node count (pendingNodeCount, job_info.go).
+	maxNodeCPUs uint32
 	// base is slurm.conf's partition when an update laid override over it (partition_update.go).
 	base     *conf.Partition
 	override partRecord
@@ -263,12 +266,7 @@ func newTables(cfg *conf.Config) *tables {
 	}
 	for _, p := range cfg.Partitions {
 		pe := &partEntry{conf: p}
-		for _, name := range p.Nodes {
-			if e := t.nodes[name]; e != nil {
-				pe.nodes = append(pe.nodes, name)
-				pe.cpus += e.cpus()
-			}
-		}
+		t.setPartNodes(pe, p.Nodes)
 		t.parts[p.Name] = pe
 		t.partOrder = append(t.partOrder, p.Name)
 		if p.Default && t.defPart == "" {
@@ -276,6 +274,19 @@ func newTables(cfg *conf.Config) *tables {
 		}
 	}
 	return t
+}
+
+// setPartNodes gives p the nodes of names that exist, in that order, and the CPU figures
+// derived from them.
+func (t *tables) setPartNodes(p *partEntry, names []string) {
+	p.nodes, p.cpus, p.maxNodeCPUs = nil, 0, 0
+	for _, name := range names {
+		if e := t.nodes[name]; e != nil {
+			p.nodes = append(p.nodes, name)
+			p.cpus += e.cpus()
+			p.maxNodeCPUs = max(p.maxNodeCPUs, e.cpus())
+		}
+	}
 }
 
 // install puts a job record into the tables, moving its node allocation from the old

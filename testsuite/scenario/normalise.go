@@ -29,6 +29,7 @@ var (
 	priority  = regexp.MustCompile(`\bPriority=[1-9]\d*`)
 	allocSid  = regexp.MustCompile(`AllocNode:Sid=([^:\s]+):\d+`)
 	nodeLive  = regexp.MustCompile(`\b(CPULoad|FreeMem)=\S+`)
+	nodeOS    = regexp.MustCompile(`(?m)\bOS=.*?( {2,}|$)`)
 	longDate  = regexp.MustCompile(`(?m)^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d \d{4}$`)
 	srunQueue = regexp.MustCompile(`(?m)^srun: job \d+ (queued and waiting for resources|has been allocated resources)\n`)
 )
@@ -61,7 +62,8 @@ func NewNormaliser(env Env) *Normaliser { return &Normaliser{env: env, ids: map[
 //   - Priority: priority/basic counts down once per job ever submitted on the cluster, and
 //     the reference is shared, so only held (0) versus not held is compared;
 //   - host and session: AllocNode:Sid (sbatch's session id) becomes HOST:SID;
-//   - node load: CPULoad and FreeMem are live readings of the machine;
+//   - node load: CPULoad and FreeMem are live readings of the machine, and OS= is the kernel
+//     (uname) of the machine the node daemon runs on;
 //   - srun's "job N queued and waiting for resources" and "job N has been allocated
 //     resources" notes are dropped: whether a step's allocation waits depends on other
 //     people's pending jobs on the shared reference;
@@ -86,6 +88,7 @@ func (n *Normaliser) Normalise(cmd, s string) string {
 	s = priority.ReplaceAllString(s, "Priority=P")
 	s = allocSid.ReplaceAllString(s, "AllocNode:Sid=HOST:SID")
 	s = nodeLive.ReplaceAllString(s, "$1=LIVE")
+	s = nodeOS.ReplaceAllString(s, "OS=KERNEL$1")
 	s = idInText.ReplaceAllStringFunc(s, func(m string) string {
 		sub := idInText.FindStringSubmatch(m)
 		if sub[1] != "" {
