@@ -205,6 +205,38 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	}
 }
 
+// createStep asks for the step. While the job's other steps hold the CPUs it needs, the
+// controller answers "Requested nodes are busy" and srun tries again, as Slurm's does: it
+// says so once, waits a little longer each time (up to a second) and says when the step was
+// created.
+func (s *session) createStep(ctx context.Context, req *wire.StepCreateRequest) (*wire.StepCreateReply, int) {
+	wait := 100 * time.Millisecond
+	for retried := false; ; retried = true {
+		var step wire.StepCreateReply
+		err := s.call(ctx, wire.MsgStepCreate, req, &step)
+		if err == nil {
+			if retried {
+				fmt.Fprintf(s.stderr, "srun: Step created for job %d\n", s.jobID)
+			}
+			return &step, 0
+		}
+		e := cmdclient.AsError(err)
+		if e.Errno != wire.ErrnoNodesBusy {
+			fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: %s\n", s.jobID, e.Text)
+			return nil, 1
+		}
+		if !retried {
+			fmt.Fprintf(s.stderr, "srun: Job %d step creation temporarily disabled, retrying (%s)\n", s.jobID, e.Text)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, 1
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
 // release ends the interactive allocation with srun's exit code.
 func (s *session) release(ctx context.Context, code int) {
 	status := uint32(code&0xff) << 8
@@ -229,11 +261,19 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		}
 		req.MinNodes = req.NumTasks
 	}
-	var step wire.StepCreateReply
-	if err := s.call(ctx, wire.MsgStepCreate, req, &step); err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: %s\n", s.jobID, cmdclient.AsError(err).Text)
-		return 1
+	// --exclusive gives the step only the CPUs it needs, as --exact does; --whole undoes it.
+	req.Exact = (o.spec.Exact || o.spec.Exclusive == jobspec.SharedNone) && !o.spec.Whole
+	req.Overlap = o.spec.Overlap
+	step, code := s.createStep(ctx, req)
+	if code != 0 {
+		return code
 	}
+	// The step holds its CPUs until the controller hears it ended, so it is told on every
+	// way out, a failure before the launch included (status 1).
+	status := uint32(1) << 8
+	defer func() {
+		s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
+	}()
 	if len(step.Nodes) == 0 || len(step.Tasks) != len(step.Nodes) || len(step.Addrs) != len(step.Nodes) ||
 		len(step.CPUsOnNode) != len(step.Nodes) {
 		fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: malformed reply\n", s.jobID)
@@ -257,7 +297,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	host, _ := os.Hostname()
 	um := syscall.Umask(0)
 	syscall.Umask(um)
-	env := &stepEnv{base: os.Environ(), step: &step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
+	env := stepEnv{base: os.Environ(), step: step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
 		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
@@ -267,7 +307,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		env.site = jobspec.NewSiteOptions()
 	}
 
-	plan, err := newIOPlan(o, &step, s.stdout, s.stderr)
+	plan, err := newIOPlan(o, step, s.stdout, s.stderr)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "srun: error: %v\n", err)
 		return 1
@@ -284,7 +324,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		launches[i] = &wire.LaunchTasks{Ranks: ranks}
 		plan.fill(launches[i], uint32(i))
 	}
-	relay := newRelay(ln, key, &step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
+	relay := newRelay(ln, key, step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
 	go relay.accept()
 
 	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: s.c.Signer()}
@@ -299,7 +339,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 			relay.mu.Lock()
 			reported[e.rank] = true
 			relay.mu.Unlock()
-			go s.signalStep(ctx, &step, copts, syscall.SIGKILL)
+			go s.signalStep(ctx, step, copts, syscall.SIGKILL)
 		}
 	}
 	envs := make([][]string, len(step.Nodes))
@@ -312,7 +352,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		Argv: o.argv, WorkDir: wd, IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key,
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		StdinRank: -1}
-	launchErr := s.launchStep(ctx, &step, common, launches, envs, relay, copts) // launch_fanout.go
+	launchErr := s.launchStep(ctx, step, common, launches, envs, relay, copts) // launch_fanout.go
 	if launchErr != "" {
 		fmt.Fprintf(s.stderr, "srun: error: Task launch for StepId=%d.%d failed on node %s\n", step.JobID, step.StepID, launchErr)
 	}
@@ -320,18 +360,17 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		stdin = plan.stdinFile
 	}
 	go relay.forwardStdin(stdin)
-	stopSigs := s.forwardSignals(ctx, &step, copts)
+	stopSigs := s.forwardSignals(ctx, step, copts)
 	exits := relay.wait()
 	stopSigs()
 
 	relay.mu.Lock()
-	code, signalled := s.report(&step, exits, maps.Clone(reported))
+	code, signalled := s.report(step, exits, maps.Clone(reported))
 	relay.mu.Unlock()
 	if signalled {
 		fmt.Fprintf(s.stderr, "srun: Force Terminated StepId=%d.%d\n", step.JobID, step.StepID)
 	}
-	status := stepStatus(exits, code) // relay.go
-	s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
+	status = stepStatus(exits, code) // relay.go
 	return code
 }
 
@@ -384,6 +423,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.NoVal, TimeMin: wire.NoVal,
 		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host, AllocSID: cmdclient.SessionID(),
 		Environment: os.Environ(), MaxNodes: wire.NoVal,
+	}
+	if o.spec != nil && o.spec.Exclusive == jobspec.SharedNone {
+		d.Shared = int32(jobspec.SharedNone) // --exclusive: whole nodes for the job
 	}
 	if d.Name == "" && len(o.argv) > 0 {
 		d.Name = o.argv[0]

@@ -92,7 +92,9 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 	}{
 		{js.Dependency != "", "--dependency"},
 		{!js.Begin.IsZero(), "--begin"}, {!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
-		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
+		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
+		{js.Exclusive == jobspec.SharedOK && js.JobID == "", "--oversubscribe outside an allocation"},
+		{js.Signal != nil, "--signal"},
 		{js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
 		{js.Constraint != "", "--constraint"},
 	} {

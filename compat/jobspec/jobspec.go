@@ -149,6 +149,10 @@ type JobSpec struct {
 	// unset (KillOnBadExitSet false), slurm.conf's KillOnBadExit decides.
 	KillOnBadExit    int
 	KillOnBadExitSet bool
+	// Exact (--exact, or --exclusive inside an allocation) gives a step only the CPUs its
+	// tasks need; Whole (--whole) every CPU the job has free on the step's nodes, the
+	// default; Overlap (--overlap) lets the step share CPUs with every other step.
+	Exact, Whole, Overlap bool
 
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)

@@ -231,6 +231,12 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Unbuffered = true
 	case "multi-prog":
 		js.MultiProg = true
+	case "exact":
+		js.Exact = true
+	case "whole":
+		js.Whole = true
+	case "overlap":
+		js.Overlap = true
 	case "kill-on-bad-exit":
 		js.KillOnBadExit, js.KillOnBadExitSet = 1, true
 		if hasVal {

@@ -14,6 +14,7 @@ const (
 	ErrnoAuthentication  int32 = 1007 // SLURM_PROTOCOL_AUTHENTICATION_ERROR
 	ErrnoInsaneMsgLength int32 = 1008 // SLURM_PROTOCOL_INSANE_MSG_LENGTH
 	ErrnoAccessDenied    int32 = 2002 // ESLURM_ACCESS_DENIED
+	ErrnoNodesBusy       int32 = 2016 // ESLURM_NODES_BUSY: srun retries a step refused with it
 	ErrnoZeroLengthMsg   int32 = 5000 // SLURM_PROTOCOL_SOCKET_IMPL_ZERO_RECV_LENGTH
 	ErrnoSocketTimeout   int32 = 5004 // SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
 	ErrnoShutdown        int32 = 1004 // SLURM_COMMUNICATIONS_SHUTDOWN_ERROR
@@ -30,6 +31,7 @@ var errnoText = map[int32]string{
 	ErrnoAuthentication:  "Protocol authentication error",
 	ErrnoInsaneMsgLength: "Insane message length",
 	ErrnoAccessDenied:    "Access/permission denied",
+	ErrnoNodesBusy:       "Requested nodes are busy",
 	ErrnoZeroLengthMsg:   "Received zero length message",
 	ErrnoSocketTimeout:   "Socket timed out on send/recv operation",
 }

@@ -59,6 +59,11 @@ type StepCreateRequest struct {
 	// Gres is srun --gres for the step ("" = the job's GRES on the step's nodes, "none" =
 	// no GRES), checked against what the job holds (Slurm's tres_per_node of the step).
 	Gres string `codec:"gres"`
+	// Exact asks for only the CPUs the tasks need (--exact, --exclusive); otherwise the
+	// step takes every CPU the job has free on its nodes. Overlap (--overlap) shares CPUs
+	// with the job's other steps instead of waiting for them.
+	Exact   bool `codec:"exact"`
+	Overlap bool `codec:"overlap"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block

@@ -8,4 +8,6 @@ var (
 	errStepNodes = &wire.Error{Errno: errnoInvalidNodeCount, Text: errnoTexts[errnoInvalidNodeCount]}
 	errStepTasks = &wire.Error{Errno: wire.ErrnoSlurmError, Text: "Requested more nodes than tasks"}
 	errStepCPUs  = &wire.Error{Errno: wire.ErrnoSlurmError, Text: "More processors requested than permitted"}
+	// errStepBusy: the job could hold the step, but its other steps hold the CPUs now.
+	errStepBusy = wire.NewError(wire.ErrnoNodesBusy)
 )

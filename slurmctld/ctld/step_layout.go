@@ -75,3 +75,55 @@ func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32) ([]
 	}
 	return tasks, nil
 }
+
+// stepRequest is what a step asks of its job's allocation.
+type stepRequest struct {
+	numTasks, minNodes, tasksPerNode, cpt uint32
+	exact, overlap                        bool
+}
+
+// stepAlloc is where a step runs: its nodes, the tasks and the CPUs it holds on each, and
+// whether it overlaps (holds nothing other steps must wait for).
+type stepAlloc struct {
+	nodes   []string
+	tasks   []uint32
+	cpus    []uint32
+	overlap bool
+}
+
+// placeStep lays a step out over its job's nodes (jobCPUs each) as Slurm 22.05 does with
+// steps that do not overlap: used[node] are the CPUs other such steps hold. A step that the
+// job could never hold gets stepLayout's error; one that fits only once other steps end gets
+// errStepBusy (srun retries). The step takes the nodes, in allocation order, that have room
+// for a task; on each it holds every free CPU (--whole, the default) or just its tasks'
+// (--exact). An --overlap step is laid out over the whole allocation and holds nothing.
+func placeStep(jobNodes []string, jobCPUs []uint32, used map[string]uint32, r stepRequest) (stepAlloc, error) {
+	tasks, err := stepLayout(jobCPUs, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt)
+	if err != nil {
+		return stepAlloc{}, err
+	}
+	nodes, avail := jobNodes, jobCPUs
+	if !r.overlap && len(used) > 0 {
+		nodes, avail = nil, nil
+		for i, n := range jobNodes {
+			free := jobCPUs[i] - min(used[n], jobCPUs[i])
+			if free >= max(r.cpt, 1) {
+				nodes, avail = append(nodes, n), append(avail, free)
+			}
+		}
+		if len(nodes) == 0 {
+			return stepAlloc{}, errStepBusy
+		}
+		if tasks, err = stepLayout(avail, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt); err != nil {
+			return stepAlloc{}, errStepBusy
+		}
+	}
+	a := stepAlloc{nodes: nodes[:len(tasks)], tasks: tasks, cpus: make([]uint32, len(tasks)), overlap: r.overlap}
+	for i, t := range tasks {
+		a.cpus[i] = avail[i]
+		if r.exact {
+			a.cpus[i] = t * max(r.cpt, 1)
+		}
+	}
+	return a, nil
+}

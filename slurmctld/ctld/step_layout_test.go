@@ -54,3 +54,36 @@ func FuzzStepLayout(f *testing.F) {
 		}
 	})
 }
+
+// TestPlaceStep: where a step goes, and which CPUs it holds, given the CPUs the job's other
+// steps hold (Slurm 22.05's step allocation: whole by default, --exact, --overlap).
+func TestPlaceStep(t *testing.T) {
+	nodes, cpus := []string{"n1", "n2"}, []uint32{4, 4}
+	cases := []struct {
+		name      string
+		used      map[string]uint32
+		r         stepRequest
+		wantNodes []string
+		wantCPUs  []uint32
+		wantErr   error
+	}{
+		{"idle job, default step holds the whole node", nil, stepRequest{numTasks: 1, cpt: 1}, []string{"n1"}, []uint32{4}, nil},
+		{"--exact holds its tasks' CPUs", nil, stepRequest{numTasks: 3, cpt: 1, exact: true}, []string{"n1", "n2"}, []uint32{2, 1}, nil},
+		{"-c2 --exact", nil, stepRequest{numTasks: 1, cpt: 2, exact: true}, []string{"n1"}, []uint32{2}, nil},
+		{"n1 busy: the step moves to n2", map[string]uint32{"n1": 4}, stepRequest{numTasks: 1, cpt: 1}, []string{"n2"}, []uint32{4}, nil},
+		{"default step takes what is left", map[string]uint32{"n1": 1}, stepRequest{numTasks: 1, cpt: 1}, []string{"n1"}, []uint32{3}, nil},
+		{"every node busy", map[string]uint32{"n1": 4, "n2": 4}, stepRequest{numTasks: 1, cpt: 1}, nil, nil, errStepBusy},
+		{"room, but not on enough nodes", map[string]uint32{"n1": 4}, stepRequest{minNodes: 2, cpt: 1}, nil, nil, errStepBusy},
+		{"--overlap ignores what others hold", map[string]uint32{"n1": 4, "n2": 4}, stepRequest{numTasks: 1, cpt: 1, overlap: true}, []string{"n1"}, []uint32{4}, nil},
+		{"more than the job has is refused, busy or not", map[string]uint32{"n1": 4}, stepRequest{numTasks: 9, cpt: 1}, nil, nil, errStepCPUs},
+	}
+	for _, c := range cases {
+		a, err := placeStep(nodes, cpus, c.used, c.r)
+		if err != c.wantErr || !slices.Equal(a.nodes, c.wantNodes) || !slices.Equal(a.cpus, c.wantCPUs) {
+			t.Errorf("%s: nodes %v cpus %v err %v; want %v %v %v", c.name, a.nodes, a.cpus, err, c.wantNodes, c.wantCPUs, c.wantErr)
+		}
+		if err == nil && a.overlap != c.r.overlap {
+			t.Errorf("%s: overlap %v", c.name, a.overlap)
+		}
+	}
+}

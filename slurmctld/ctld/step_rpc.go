@@ -79,19 +79,15 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	}
 	c.log.Info("allocation submitted", "job", j.JobID, "uid", j.UserID)
 	// Slurm's allocate RPC starts the job itself when it is on top of its partition's queue
-	// (job_top_priority.go): answer such a job after the next cycle, so that srun's first
-	// look finds it running. Any other is answered at once, still pending, and left to the
-	// scheduler.
-	c.mu.RLock()
-	top := c.t.topPriority(j, now)
-	c.mu.RUnlock()
-	if top {
-		c.awaitCycle(ctx, allocCycleWait)
-	}
+	// (job_top_priority.go); anything else waits for the scheduler and srun says it is
+	// queued. Orbit answers after the next cycle, so that srun's first look finds a started
+	// job running, and judges "on top" then: an allocation requested a moment earlier, which
+	// Slurm would have started before handling this one, has started by then too.
+	c.awaitCycle(ctx, allocCycleWait)
 	c.mu.RLock()
 	started := false
-	if cur := c.t.jobs[j.JobID]; cur != nil {
-		started = cur.state().IsRunning()
+	if cur := c.t.jobs[j.JobID]; cur != nil && cur.state().IsRunning() {
+		started = c.t.topPriority(cur, c.now().Unix())
 	}
 	c.mu.RUnlock()
 	return &wire.AllocateJobReply{JobID: j.JobID, Started: started}, nil
@@ -198,32 +194,37 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	if tpn == wire.NoVal {
 		tpn = 0
 	}
-	tasks, err := stepLayout(jobCPUs, numTasks, minNodes, tpn, cpt)
+	// Placement, GRES and holding the CPUs happen together (step_table.go reserve), so that
+	// steps created at once never share CPUs unless one overlaps.
+	var gpus []string
+	sreq := stepRequest{numTasks: numTasks, minNodes: minNodes, tasksPerNode: tpn, cpt: cpt, exact: r.Exact, overlap: r.Overlap}
+	stepID, a, err := c.steps.reserve(j.JobID, func(used map[string]uint32) (stepAlloc, error) {
+		a, err := placeStep(jobNodes, jobCPUs, used, sreq) // step_layout.go
+		if err != nil {
+			return a, err
+		}
+		var why string
+		if gpus, why, err = c.stepGres(j, a.nodes, r.Gres); err != nil { // gres.go
+			c.log.Info("step GRES refused", "job", j.JobID, "gres", r.Gres, "why", why)
+		}
+		return a, err
+	})
 	if err != nil {
 		c.mu.RUnlock()
 		return nil, err
 	}
-	nodes := jobNodes[:len(tasks)]
-	// --- GRES of the step (gres.go): checked against what the job holds on its nodes. ---
-	gpus, why, err := c.stepGres(j, nodes, r.Gres)
-	if err != nil {
-		c.mu.RUnlock()
-		c.log.Info("step GRES refused", "job", j.JobID, "gres", r.Gres, "why", why)
-		return nil, err
-	}
-	// --- end GRES ---
 	rep := &wire.StepCreateReply{
-		JobID: j.JobID, NodeList: hostlist.Compress(nodes), Nodes: append([]string(nil), nodes...),
-		Tasks: tasks, CPUsOnNode: append([]uint32(nil), jobCPUs[:len(tasks)]...), CPUsPerTask: cpt,
+		JobID: j.JobID, StepID: stepID, NodeList: hostlist.Compress(a.nodes), Nodes: a.nodes,
+		Tasks: a.tasks, CPUsOnNode: a.cpus, CPUsPerTask: cpt,
 		KillWait: uint32(c.config().KillWait), TimeLimit: j.TimeLimit, JobName: j.Desc.Name,
 		Partition: j.Partition, JobNodeList: hostlist.Compress(j.Nodes),
 		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.config().ClusterName,
 		UserName: c.names.user(j.UserID), GPUs: gpus,
 	}
-	for _, t := range tasks {
+	for _, t := range a.tasks {
 		rep.NumTasks += t
 	}
-	for _, n := range nodes {
+	for _, n := range a.nodes {
 		addr := ""
 		if e := c.t.nodes[n]; e != nil {
 			addr = c.nodeAddr(e)
@@ -239,7 +240,6 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 			rep.CtldPort = uint32(p)
 		}
 	}
-	rep.StepID = c.steps.create(rep.JobID, rep.NodeList)
 	c.steps.describe(rep.JobID, rep.StepID, stepMeta{name: r.Name, start: c.now().Unix(), tasks: rep.NumTasks, cpus: stepCPUs(rep.CPUsOnNode), nodes: uint32(len(rep.Nodes)), srunHost: r.SrunHost, srunPid: r.SrunPid}) // step_info.go
 	cred, err := c.launch.SignLaunch(auth.LaunchCred{
 		JobID: rep.JobID, StepID: rep.StepID, UID: uid, GID: gid, NodeList: rep.NodeList,

@@ -1,6 +1,10 @@
 package ctld
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+)
 
 // stepTable numbers and tracks the live steps of running jobs. Steps are kept in memory only
 // for now: after a controller restart step ids start again at 0 for a running job, and the
@@ -11,12 +15,19 @@ type stepTable struct {
 	next map[uint32]uint32              // job → next step id
 	live map[uint32]map[uint32]string   // job → step id → node list
 	meta map[uint32]map[uint32]stepMeta // job → step id → what squeue -s shows (step_info.go)
+	// held are the CPUs each live step holds (step_layout.go); a step that overlaps holds
+	// none. A step created by create alone (no placement) holds none either.
+	held map[uint32]map[uint32]stepAlloc
 }
 
 // create returns the job's next step id and records the step as live.
 func (s *stepTable) create(job uint32, nodes string) uint32 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.createLocked(job, nodes)
+}
+
+func (s *stepTable) createLocked(job uint32, nodes string) uint32 {
 	if s.next == nil {
 		s.next = map[uint32]uint32{}
 		s.live = map[uint32]map[uint32]string{}
@@ -30,6 +41,39 @@ func (s *stepTable) create(job uint32, nodes string) uint32 {
 	return id
 }
 
+// reserve creates a step of job where place puts it, given the CPUs the job's live steps
+// hold on each node; checking and holding happen under one lock, so two steps created at
+// once never take the same CPUs. place's error is returned and nothing is created.
+func (s *stepTable) reserve(job uint32, place func(used map[string]uint32) (stepAlloc, error)) (uint32, stepAlloc, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var used map[string]uint32
+	for _, a := range s.held[job] {
+		if a.overlap {
+			continue
+		}
+		if used == nil {
+			used = map[string]uint32{}
+		}
+		for i, n := range a.nodes {
+			used[n] += a.cpus[i]
+		}
+	}
+	a, err := place(used)
+	if err != nil {
+		return 0, stepAlloc{}, err
+	}
+	id := s.createLocked(job, hostlist.Compress(a.nodes))
+	if s.held == nil {
+		s.held = map[uint32]map[uint32]stepAlloc{}
+	}
+	if s.held[job] == nil {
+		s.held[job] = map[uint32]stepAlloc{}
+	}
+	s.held[job][id] = a
+	return id, a, nil
+}
+
 // complete forgets a step; false when it was not live.
 func (s *stepTable) complete(job, step uint32) bool {
 	s.mu.Lock()
@@ -39,6 +83,7 @@ func (s *stepTable) complete(job, step uint32) bool {
 	}
 	delete(s.live[job], step)
 	delete(s.meta[job], step)
+	delete(s.held[job], step)
 	return true
 }
 
@@ -49,6 +94,7 @@ func (s *stepTable) forget(job uint32) {
 	delete(s.next, job)
 	delete(s.live, job)
 	delete(s.meta, job)
+	delete(s.held, job)
 }
 
 // liveCount is the number of live steps of job.

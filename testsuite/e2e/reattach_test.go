@@ -35,11 +35,12 @@ func TestSlurmdRestart_StepsSurvive(t *testing.T) {
 	srun := testbin.Path(t, "srun")
 	stop := filepath.Join(c.WorkDir, "STOP")
 
-	// The batch job runs two steps on n[1-2] at once: "forever" until scancel, and "ticks"
-	// until the test creates STOP (then every task exits 5).
+	// The batch job runs two steps on n[1-2] at once (--overlap, as Slurm needs for steps
+	// sharing CPUs): "forever" until scancel, and "ticks" until the test creates STOP (then
+	// every task exits 5).
 	script := writeScript(t, c, "reattach.sh", "#!/bin/sh\n"+
-		srun+" -N2 -l sh -c 'while :; do echo forever; sleep 0.1; done' > forever.out 2>&1 &\n"+
-		srun+" -N2 -l sh -c 'while [ ! -e "+stop+" ]; do echo tick; sleep 0.1; done; exit 5'\n"+
+		srun+" --overlap -N2 -l sh -c 'while :; do echo forever; sleep 0.1; done' > forever.out 2>&1 &\n"+
+		srun+" --overlap -N2 -l sh -c 'while [ ! -e "+stop+" ]; do echo tick; sleep 0.1; done; exit 5'\n"+
 		"echo \"ticks rc=$?\"\nwait\n")
 	id := submit(t, c, "-N2", "-w", "n[1-2]", "-o", "reattach.out", script)
 

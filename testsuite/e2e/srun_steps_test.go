@@ -1,0 +1,81 @@
+package e2e_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// stepsScript runs, inside a two-CPU job, the step patterns of Slurm 22.05 whose outcome
+// depends on the CPUs steps hold. Every wait is on a file another step writes, never on a
+// clock, so a step that started when it should have waited (or waited when it should have
+// started) shows as a wrong line or a job that runs into its time limit.
+const stepsScript = `#!/bin/bash
+#SBATCH -n2 -t 2 -o steps.out
+gate() { while [ ! -e "$1" ]; do sleep 0.05; done; }
+# A default step holds every CPU of its node: a second one waits for it.
+srun -n1 bash -c 'touch a.started; while [ ! -e a.release ]; do sleep 0.05; done; echo A cpus=$SLURM_CPUS_ON_NODE' &
+gate a.started
+srun -n1 bash -c 'echo B' > b.out 2> b.err &
+while ! grep -q 'temporarily disabled' b.err 2>/dev/null; do sleep 0.05; done
+echo "B before release: $(cat b.out)"
+touch a.release
+wait
+cat b.out b.err
+# --exact (and --exclusive) steps hold one CPU each: two run at once, a third waits.
+srun --exact -n1 bash -c 'touch e1; while [ ! -e e2 ]; do sleep 0.05; done; echo E1 cpus=$SLURM_CPUS_ON_NODE' &
+srun --exclusive -n1 bash -c 'touch e2; while [ ! -e e1 ]; do sleep 0.05; done; echo E2 cpus=$SLURM_CPUS_ON_NODE' &
+wait
+# --overlap shares the CPUs a default step holds.
+srun -n1 bash -c 'touch o1; while [ ! -e o2 ]; do sleep 0.05; done; echo O1' &
+gate o1
+srun --overlap -n1 bash -c 'touch o2; echo O2'
+wait
+# More than the job has is refused at once, not waited for.
+srun --exact -n1 -c3 true
+echo "too many: $?"
+`
+
+// TestSrunSteps_ShareCPUsAsSlurm checks how steps of one job share its CPUs, as Slurm 22.05
+// does (the same script on the reference prints the same lines, in the same order apart from
+// the ones that race): a default step waits while another holds the CPUs, saying so once
+// and again when it starts; --exact and --exclusive steps hold only their tasks' CPUs, which
+// SLURM_CPUS_ON_NODE shows; --overlap steps wait for nothing; a step larger than the job is
+// refused.
+func TestSrunSteps_ShareCPUsAsSlurm(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	script := writeScript(t, c, "steps.sh", stepsScript)
+	out, errOut, code := c.Run(t, "sbatch", "--parsable", script)
+	if code != 0 {
+		t.Fatalf("sbatch: exit %d: %s", code, errOut)
+	}
+	id, err := strconv.ParseUint(strings.TrimSpace(out), 10, 32)
+	if err != nil {
+		t.Fatalf("sbatch --parsable printed %q", out)
+	}
+	j := c.WaitJob(t, uint32(id), states.JobComplete, states.JobFailed, states.JobTimeout)
+	b, _ := os.ReadFile(filepath.Join(c.WorkDir, "steps.out"))
+	got := string(b)
+	if st := states.JobState(j.State).Base(); st != states.JobComplete {
+		t.Fatalf("job ended %s, output:\n%s", st, got)
+	}
+	for _, want := range []string{
+		"B before release: \n",
+		"A cpus=2\n",
+		"B\nsrun: Job " + strings.TrimSpace(out) + " step creation temporarily disabled, retrying (Requested nodes are busy)\nsrun: Step created for job " + strings.TrimSpace(out) + "\n",
+		"E1 cpus=1\n", "E2 cpus=1\n",
+		"O2\n", "O1\n",
+		"srun: error: Unable to create step for job " + strings.TrimSpace(out) + ": More processors requested than permitted\ntoo many: 1\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("job output lacks %q:\n%s", want, got)
+		}
+	}
+}
