@@ -24,7 +24,6 @@ func refuseUnhonoured(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		{js.Licenses != "", "--licenses"},
 		// The controller neither removes a job that cannot end by its deadline nor has
 		// reservations (Slurm rejects an unknown one; Orbit would run the job anywhere).
-		{!js.Deadline.IsZero(), "--deadline"},
 		{js.Reservation != "", "--reservation"},
 		// Only whole-node --exclusive is honoured; user/mcs sharing is not, so the job would
 		// share nodes Slurm keeps apart. --oversubscribe changes nothing in a partition with

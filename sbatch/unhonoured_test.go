@@ -21,7 +21,6 @@ func TestRefuseUnhonoured(t *testing.T) {
 		refused string            // the option named in the error; "" = accepted
 	}{
 		{args: []string{"-L", "matlab"}, refused: "--licenses"},
-		{args: []string{"--deadline=now+1hour"}, refused: "--deadline"},
 		{script: "#SBATCH --reservation=maint\n", refused: "--reservation"},
 		{args: []string{"--exclusive=user"}, refused: "--exclusive=user"},
 		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
@@ -34,6 +33,7 @@ func TestRefuseUnhonoured(t *testing.T) {
 		{args: []string{"--max-power=300"}, refused: "--max-power"},
 
 		// Honoured, or only stored and shown as Slurm does without an accounting database.
+		{args: []string{"--deadline=now+1hour"}},
 		{args: []string{"--signal=B:USR1@60"}},
 		{args: []string{"--signal=RB:USR1@60"}},
 		{args: []string{"--signal=USR1@60"}},

@@ -152,7 +152,8 @@ func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 // with more than one pending index, a new task record (the next job id) split off from it.
 // It returns the id of the job that starts.
 func (c *Controller) startChange(j *jobRecord, a allocation, now int64) (change, uint32) {
-	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres}
+	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres,
+		timeLimit: j.deadlineTimeLimit(now)} // job_deadline.go
 	if !j.isArrayRecord() {
 		return st, j.JobID
 	}
@@ -221,6 +222,9 @@ func runOn(n *jobRecord, st startJob) {
 	n.MemAlloc = st.memAlloc
 	n.GresAlloc = st.gres
 	n.StartTime = st.start
+	if st.timeLimit != 0 {
+		n.TimeLimit = st.timeLimit
+	}
 	n.EndTime = 0
 	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {
 		n.EndTime = st.start + int64(n.TimeLimit)*60

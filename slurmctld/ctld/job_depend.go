@@ -225,11 +225,23 @@ func (c *Controller) killInvalidDep(j *jobRecord) bool {
 // cancelInvalidDeps cancels pending jobs whose dependency can never be met; they keep reason
 // DependencyNeverSatisfied, as in Slurm.
 func (c *Controller) cancelInvalidDeps(ids []uint32, now int64) {
+	ends := make([]endJob, len(ids))
+	for i, id := range ids {
+		ends[i] = endJob{jobID: id, state: states.JobCancelled, reason: states.WaitDepInvalid, end: now}
+	}
+	c.endPending(ends, "jobs cancelled: dependency never satisfied")
+}
+
+// endPending applies ends to the jobs among them still pending, as one durable change, and
+// logs what.
+func (c *Controller) endPending(ends []endJob, what string) {
 	var chs multi
+	var ids []uint32
 	c.mu.Lock()
-	for _, id := range ids {
-		if j := c.t.jobs[id]; j != nil && j.state().IsPending() {
-			chs = append(chs, endJob{jobID: id, state: states.JobCancelled, reason: states.WaitDepInvalid, end: now})
+	for _, e := range ends {
+		if j := c.t.jobs[e.jobID]; j != nil && j.state().IsPending() {
+			chs = append(chs, e)
+			ids = append(ids, e.jobID)
 		}
 	}
 	if len(chs) == 0 {
@@ -242,9 +254,9 @@ func (c *Controller) cancelInvalidDeps(ids []uint32, now int64) {
 		err = p.Wait(c.ctx)
 	}
 	if err != nil {
-		c.log.Error("cannot cancel jobs with invalid dependencies", "err", err)
+		c.log.Error("cannot end pending jobs", "what", what, "err", err)
 		return
 	}
-	c.log.Info("jobs cancelled: dependency never satisfied", "jobs", ids)
+	c.log.Info(what, "jobs", ids)
 	c.wake()
 }

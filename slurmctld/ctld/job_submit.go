@@ -207,6 +207,12 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 			j.TimeLimit = part.conf.MaxTime
 		}
 	}
+	if err := checkDeadline(d, now); err != nil { // job_deadline.go
+		return nil, err
+	}
+	if d.Deadline != 0 && d.TimeLimit == wire.NoVal && d.TimeMin == wire.NoVal {
+		j.Desc.TimeMin = 1 // Slurm's default, so the scheduler can judge the deadline
+	}
 	j.EligibleTime = now
 	if d.BeginTime > now {
 		j.EligibleTime = d.BeginTime

@@ -53,6 +53,7 @@ func (c *Controller) planCycle() {
 	running := c.t.runningTasks()
 	elig := map[uint32]states.Reason{}
 	var invalid []uint32
+	var ended []endJob // pending jobs past their deadline (job_deadline.go)
 	var reasons []reasonChange
 	for _, j := range c.t.jobs {
 		if !j.state().IsPending() || j.state().IsCompleting() {
@@ -61,6 +62,10 @@ func (c *Controller) planCycle() {
 		reason, inval := c.eligibility(j, now, running)
 		if inval {
 			invalid = append(invalid, j.JobID)
+		}
+		if reason == states.WaitNoReason && j.deadlineMissed(now) {
+			ended = append(ended, deadlineEnd(j.JobID, now))
+			reason = states.FailDeadline // not offered to the plugin
 		}
 		elig[j.JobID] = reason
 		if reason != states.WaitNoReason && j.Reason != uint32(reason) {
@@ -84,6 +89,9 @@ func (c *Controller) planCycle() {
 	}
 	if len(invalid) > 0 {
 		c.cancelInvalidDeps(invalid, now)
+	}
+	if len(ended) > 0 {
+		c.endPending(ended, "jobs ended: deadline can no longer be met")
 	}
 
 	asked := bfMark()

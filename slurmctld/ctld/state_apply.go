@@ -144,6 +144,7 @@ type startJob struct {
 	memAlloc    uint64
 	start       int64
 	gres        [][]gresTake // devices held on nodes[i] (gres.go)
+	timeLimit   uint32       // the job's new time limit (a --deadline cuts it), 0 = unchanged
 }
 
 func (ch startJob) plan(t *tables) (*effects, error) {
@@ -157,17 +158,7 @@ func (ch startJob) plan(t *tables) (*effects, error) {
 		}
 	}
 	n := j.clone()
-	n.State = uint32(states.JobRunning)
-	n.Reason = uint32(states.WaitNoReason)
-	n.Nodes = ch.nodes
-	n.CPUsPerNode = ch.cpusPerNode
-	n.MemAlloc = ch.memAlloc
-	n.GresAlloc = ch.gres
-	n.StartTime = ch.start
-	n.EndTime = 0
-	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {
-		n.EndTime = ch.start + int64(n.TimeLimit)*60
-	}
+	runOn(n, ch) // job_array.go
 	return &effects{jobs: []*jobRecord{n}}, nil
 }
 
