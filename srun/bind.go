@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -35,7 +38,20 @@ func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 	if s.ThreadsPerCore != jobspec.NoVal {
 		put("SLURM_THREADS_PER_CORE", strconv.FormatUint(uint64(s.ThreadsPerCore), 10))
 	}
-	if t := cpuBindType(s, hasVar(e.base, "SLURM_THREADS_PER_CORE")); t != "" {
+	if b := e.cpuBind; b != nil {
+		// An explicit --cpu-bind replaces what --hint or --threads-per-core would bind;
+		// one that sets nothing (quiet) leaves the inherited variables alone, as Slurm.
+		if b.Set() {
+			for _, n := range []string{"SLURM_CPU_BIND", "SLURM_CPU_BIND_LIST", "SLURM_CPU_BIND_TYPE", "SLURM_CPU_BIND_VERBOSE"} {
+				drop[n] = true
+			}
+			bind, list, typ, verbose := b.Env()
+			put("SLURM_CPU_BIND", bind)
+			put("SLURM_CPU_BIND_LIST", list)
+			put("SLURM_CPU_BIND_TYPE", typ)
+			put("SLURM_CPU_BIND_VERBOSE", verbose)
+		}
+	} else if t := cpuBindType(s, hasVar(e.base, "SLURM_THREADS_PER_CORE")); t != "" {
 		for _, n := range []string{"SLURM_CPU_BIND", "SLURM_CPU_BIND_LIST", "SLURM_CPU_BIND_TYPE", "SLURM_CPU_BIND_VERBOSE"} {
 			drop[n] = true
 		}
@@ -119,6 +135,34 @@ func cpuBindType(s *jobspec.SiteOptions, tpcEnv bool) string {
 		return "threads"
 	}
 	return ""
+}
+
+// checkCPUBind verifies --cpu-bind for the configured TaskPlugin as Slurm's srun does,
+// printing its notes, and keeps the binding for the step's environment. It returns srun's
+// exit code when srun must stop (a bad value, help, a binding Orbit cannot do), else -1.
+// Orbit binds no task to CPUs: under task/none Slurm does not either (and says so), and
+// under task/cgroup alone it only confines; under task/affinity a request to bind is
+// refused by name rather than silently not honoured.
+func checkCPUBind(o *options, taskPlugin string, stdout, stderr io.Writer) int {
+	b, notes, err := compatopts.VerifyCPUBind(o.spec.CPUBind, taskPlugin)
+	if err != nil {
+		var perr *compatopts.Error
+		if errors.As(err, &perr) {
+			io.WriteString(stdout, perr.Stdout)
+			io.WriteString(stderr, perr.Stderr)
+			return perr.ExitCode
+		}
+		return 1
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n)
+	}
+	if b.Binds() && strings.Contains(taskPlugin, "affinity") {
+		fmt.Fprintln(stderr, "srun: error: --cpu-bind with task/affinity is not supported by Orbit's srun yet")
+		return 1
+	}
+	o.cpuBind = &b
+	return -1
 }
 
 // cpuBindUnsupported says srun prints Slurm's "cluster configuration lacks support for cpu

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -28,6 +29,8 @@ type stepEnv struct {
 	// its command line or the SLURM_* input variables of the allocation); bind.go turns them
 	// into the step's SLURM_DISTRIBUTION, SLURM_MEM_BIND* and SLURM_CPU_BIND* as srun does.
 	site jobspec.SiteOptions
+	// cpuBind is srun's verified --cpu-bind, nil when not given (bind.go).
+	cpuBind *compatopts.CPUBind
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.

@@ -96,7 +96,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.spec != nil {
 		mergeMemBind(&o.spec.Site, os.Environ()) // bind.go
 	}
-	if o.spec != nil && cpuBindUnsupported(&o.spec.Site, hasVar(os.Environ(), "SLURM_THREADS_PER_CORE"), c.Conf.TaskPlugin) {
+	if o.spec != nil && o.spec.CPUBindSet {
+		if code := checkCPUBind(o, c.Conf.TaskPlugin, stdout, stderr); code >= 0 { // bind.go
+			return code
+		}
+	} else if o.spec != nil && cpuBindUnsupported(&o.spec.Site, hasVar(os.Environ(), "SLURM_THREADS_PER_CORE"), c.Conf.TaskPlugin) {
 		// Slurm's srun says so while it checks its options, before -Q takes effect (so
 		// even srun -Q prints it), and runs the step.
 		fmt.Fprintln(stderr, "srun: cluster configuration lacks support for cpu binding")
@@ -261,8 +265,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		}
 		req.MinNodes = req.NumTasks
 	}
-	// --exclusive gives the step only the CPUs it needs, as --exact does; --whole undoes it.
-	req.Exact = (o.spec.Exact || o.spec.Exclusive == jobspec.SharedNone) && !o.spec.Whole
+	req.Exact = o.spec.Exact // srun --exclusive sets it too
 	req.Overlap = o.spec.Overlap
 	step, code := s.createStep(ctx, req)
 	if code != 0 {
@@ -302,7 +305,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
 	if o.spec != nil {
-		env.site = o.spec.Site
+		env.site, env.cpuBind = o.spec.Site, o.cpuBind
 	} else {
 		env.site = jobspec.NewSiteOptions()
 	}

@@ -33,6 +33,7 @@ type options struct {
 	help, usage, version                bool
 	argv                                []string
 	spec                                *jobspec.JobSpec
+	cpuBind                             *compatopts.CPUBind // --cpu-bind, verified (bind.go)
 }
 
 // parseArgs parses srun's command line (args without argv[0]) with the option table every

@@ -153,6 +153,10 @@ type JobSpec struct {
 	// tasks need; Whole (--whole) every CPU the job has free on the step's nodes, the
 	// default; Overlap (--overlap) lets the step share CPUs with every other step.
 	Exact, Whole, Overlap bool
+	// CPUBind is srun --cpu-bind as given (checked against the TaskPlugin by srun, with
+	// options.VerifyCPUBind); CPUBindSet says it was given.
+	CPUBind    string
+	CPUBindSet bool
 
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)

@@ -62,6 +62,9 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 	if err := a.verifyHint(); err != nil {
 		return nil, err
 	}
+	if cmd == Srun && js.Exact && js.Whole {
+		return nil, cmdError(cmd, 1, "--exact and --whole are mutually exclusive.")
+	}
 	if js.Name == "" && len(js.Argv) > 0 && cmd == Srun {
 		js.Name = js.Argv[0]
 		if i := strings.LastIndexByte(js.Name, '/'); i >= 0 {

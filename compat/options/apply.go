@@ -202,6 +202,7 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		switch {
 		case !hasVal || strings.EqualFold(val, "exclusive"):
 			js.Exclusive = jobspec.SharedNone
+			js.Exact = js.Exact || a.cmd == Srun // a step of srun --exclusive is an --exact one
 		case strings.EqualFold(val, "oversubscribe"):
 			js.Exclusive = jobspec.SharedOK
 		case strings.EqualFold(val, "user"):
@@ -231,6 +232,9 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Unbuffered = true
 	case "multi-prog":
 		js.MultiProg = true
+	case "cpu-bind", "cpu_bind":
+		js.CPUBind, js.CPUBindSet = val, true
+		a.memBy["cpu-bind"] = src // a rival of --hint (siteopts.go verifyHint)
 	case "exact":
 		js.Exact = true
 	case "whole":

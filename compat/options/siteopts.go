@@ -136,9 +136,9 @@ func (a *applier) applySite(o *Option, val string, src source) error {
 }
 
 // verifyHint is Slurm's validate_hint_option and verify_hint: --hint and
-// --ntasks-per-core/--threads-per-core/-B exclude each other (the one from the command line or
-// #SBATCH wins; both from the command line drops --hint), and a kept hint sets the node-shape
-// requests it implies.
+// --ntasks-per-core/--threads-per-core/-B/--cpu-bind exclude each other (the one from the
+// command line or #SBATCH wins; both from the command line drops --hint), and a kept hint
+// sets the node-shape requests it implies.
 func (a *applier) verifyHint() error {
 	s := &a.js.Site
 	src := func(id string) (source, bool) { v, ok := a.memBy[id]; return v, ok }
@@ -149,6 +149,12 @@ func (a *applier) verifyHint() error {
 			cliRival = cliRival || v == fromCLI
 			envRival = envRival || v == fromEnv
 		}
+	}
+	if v, ok := src("cpu-bind"); ok {
+		// --cpu-bind=verbose alone leaves a command-line --hint alone.
+		b, _, _ := VerifyCPUBind(a.js.CPUBind, "")
+		cliRival = cliRival || v == fromCLI && (b.To != "" || b.Type != "")
+		envRival = envRival || v == fromEnv
 	}
 	switch {
 	case !hint || s.Hint == "":
@@ -161,6 +167,7 @@ func (a *applier) verifyHint() error {
 		// node-shape requests with it, --sockets-per-node and --cores-per-socket included.
 		s.NTasksPerCore = jobspec.NoVal
 		s.SocketsPerNode, s.CoresPerSocket, s.ThreadsPerCore = jobspec.NoVal, jobspec.NoVal, jobspec.NoVal
+		a.js.CPUBind, a.js.CPUBindSet = "", false
 	case cliRival, envRival:
 		s.Hint = ""
 		return nil

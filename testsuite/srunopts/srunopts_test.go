@@ -1,0 +1,40 @@
+package srunopts_test
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+	"github.com/orbit-hpc/orbit/testsuite/refcase"
+)
+
+// queued are srun's notes on an allocation that was not started at once: they depend on
+// other jobs, not on the case.
+var queued = regexp.MustCompile(`(?m)^srun: job \d+ (queued and waiting for resources|has been allocated resources)\n`)
+
+// TestSrunOptions_MatchesReference runs every case of cases.txt with Orbit's srun on a
+// one-node cluster shaped like the reference's and compares stdout, stderr and the exit
+// status with the recording.
+func TestSrunOptions_MatchesReference(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 1, Sockets: 2, CoresPerSocket: 32, ThreadsPerCore: 1, RealMemory: 257000})
+	for _, f := range refcase.ReadTable(t, "cases.txt", 2) {
+		name, args := f[0], refcase.ShellWords(f[1])
+		t.Run(name, func(t *testing.T) {
+			out, errOut, code := refcase.Run(t, c, "srun", "SRUN_", nil, args...)
+			errOut = queued.ReplaceAllString(errOut, "")
+			if want := strings.TrimSpace(refcase.ReadGolden(t, name+".rc")); strconv.Itoa(code) != want {
+				t.Errorf("exit %d, reference %s (stderr %q)", code, want, errOut)
+			}
+			if want := refcase.ReadGolden(t, name+".out"); out != want {
+				t.Errorf("stdout:\n%s\nreference:\n%s", out, want)
+			}
+			if want := queued.ReplaceAllString(refcase.ReadGolden(t, name+".err"), ""); errOut != want {
+				t.Errorf("stderr:\n%s\nreference:\n%s", errOut, want)
+			}
+		})
+	}
+}
