@@ -31,7 +31,7 @@ func (s *session) jobDesc() wire.JobDesc {
 		MemPerNode: js.MemPerNode, MemPerCPU: js.MemPerCPU, TimeLimit: js.TimeLimit, TimeMin: js.TimeMin,
 		Requeue: int32(js.Requeue), Nice: js.Nice, Priority: js.Priority,
 		MailType: js.MailType, MailUser: js.MailUser,
-		Dependency: js.Dependency, KillInvalid: int32(js.KillInvalidDep), Hold: js.Hold,
+		Dependency: js.Dependency, KillInvalid: int32(js.KillInvalidDep), Hold: js.Hold, NoKill: js.NoKill,
 		WorkDir: js.WorkDir, SubmitDir: js.SubmitDir, SubmitHost: host, SubmitLine: js.SubmitLine, AllocSID: cmdclient.SessionID(),
 		Environment:      os.Environ(),
 		MinNodesInvasive: js.MinNodesInvasive, MaxNodesInvasive: js.MaxNodesInvasive,

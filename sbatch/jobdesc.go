@@ -39,6 +39,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		TimeLimit:     js.TimeLimit,
 		TimeMin:       js.TimeMin,
 		Hold:          js.Hold,
+		NoKill:        js.NoKill,
 		Shared:        int32(js.Exclusive),
 		Requeue:       int32(js.Requeue),
 		Nice:          js.Nice,

@@ -427,6 +427,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host, AllocSID: cmdclient.SessionID(),
 		Environment: os.Environ(), MaxNodes: wire.NoVal,
 	}
+	if o.spec != nil {
+		d.NoKill = o.spec.NoKill
+	}
 	if o.spec != nil && o.spec.Exclusive == jobspec.SharedNone {
 		d.Shared = int32(jobspec.SharedNone) // --exclusive: whole nodes for the job
 	}

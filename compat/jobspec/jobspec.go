@@ -135,6 +135,16 @@ type JobSpec struct {
 	MinPower         uint32 // watts per node, NoVal when unset
 	MaxPower         uint32 // watts per node, NoVal when unset
 
+	// NoKill (-k/--no-kill) keeps the job running when one of its nodes fails, other than
+	// the batch host; the failed node leaves the job.
+	NoKill bool
+	// WaitAllNodes (sbatch, salloc --wait-all-nodes=0|1): Orbit's nodes are always booted,
+	// so both values start the job as soon as it is allocated. NoVal when unset.
+	WaitAllNodes uint32
+	// GresFlags is --gres-flags (enforce-binding, disable-binding): without CPU binding of
+	// GRES (gres.conf Cores=) there is nothing for either to change.
+	GresFlags string
+
 	// Site is the node-shape, binding, frequency and profiling options (siteopts.go).
 	Site SiteOptions
 
@@ -200,6 +210,7 @@ func New(cmd Command) *JobSpec {
 		MemPerCPU:        NoVal64,
 		TimeLimit:        NoVal,
 		TimeMin:          NoVal,
+		WaitAllNodes:     NoVal,
 		Requeue:          -1,
 		Priority:         NoVal,
 		MinNodesInvasive: NoVal,

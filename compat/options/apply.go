@@ -100,6 +100,29 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		}
 	case "nodes":
 		return a.setNodes(val)
+	case "no-kill":
+		switch {
+		case !hasVal || strings.EqualFold(val, "set"):
+			js.NoKill = true
+		case strings.EqualFold(val, "off"), strings.EqualFold(val, "no"):
+			js.NoKill = false
+		default:
+			return cmdError(a.cmd, 255, "Invalid --no-kill specification")
+		}
+	case "wait-all-nodes":
+		n, rest, digits := strtol(val)
+		if !digits || rest != "" || n < 0 {
+			return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value %q for --wait-all-nodes.", val))
+		}
+		if uint16(n) > 1 { // Slurm keeps it in 16 bits
+			return cmdError(a.cmd, 255, "Invalid --wait-all-nodes specification")
+		}
+		js.WaitAllNodes = uint32(uint16(n))
+	case "gres-flags":
+		if !strings.EqualFold(val, "enforce-binding") && !strings.EqualFold(val, "disable-binding") {
+			return cmdError(a.cmd, 255, "Invalid --gres-flags specification")
+		}
+		js.GresFlags = strings.ToLower(val)
 	case "ntasks":
 		n, err := parseInt(a.cmd, "--ntasks", val)
 		if err != nil {

@@ -50,8 +50,8 @@ func TestParseSbatch_Unsupported(t *testing.T) {
 	if err == nil || err.Error() != "sbatch: error: --bb is not supported by Orbit yet" {
 		t.Errorf("got %v", err)
 	}
-	_, err = ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_GRES_FLAGS=enforce-binding"}, []byte(okScript), now)
-	if err == nil || !strings.Contains(err.Error(), "SBATCH_GRES_FLAGS (--gres-flags) is not supported by Orbit yet") {
+	_, err = ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_BURST_BUFFER=x"}, []byte(okScript), now)
+	if err == nil || !strings.Contains(err.Error(), "SBATCH_BURST_BUFFER (--bb) is not supported by Orbit yet") {
 		t.Errorf("got %v", err)
 	}
 }

@@ -65,6 +65,8 @@ type JobDesc struct {
 	SubmitLine    string   `codec:"submit_line"`
 	SubmitHost    string   `codec:"submit_host"`
 	Command       string   `codec:"command"` // the script path as named ("" for stdin/--wrap)
+	// NoKill (--no-kill) keeps the job running when a node other than its batch host fails.
+	NoKill bool `codec:"no_kill"`
 	// AllocSID is the submitting command's session id (getsid), scontrol's AllocNode:Sid.
 	AllocSID uint32 `codec:"alloc_sid"`
 

@@ -33,6 +33,7 @@ func (c *Controller) checkNodeHealth() {
 	var chs multi
 	var downed []string
 	endedJobs := map[uint32]bool{}
+	var loss nodeLoss // node_fail.go
 	for _, name := range c.t.nodeOrder {
 		n := c.t.nodes[name]
 		st := states.NodeState(n.rec.State)
@@ -45,16 +46,20 @@ func (c *Controller) checkNodeHealth() {
 		chs = append(chs, updateNode{rec: rec})
 		downed = append(downed, name)
 		for _, j := range c.t.jobsOnNode(name) {
-			if endedJobs[j.JobID] {
+			if !j.state().IsCompleting() {
+				loss.add(j, name)
 				continue
 			}
-			endedJobs[j.JobID] = true
-			if j.state().IsCompleting() {
+			if !endedJobs[j.JobID] {
 				chs = append(chs, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
-			} else {
-				chs = append(chs, c.nodeFailChange(j, now)) // requeued when allowed (job_requeue.go)
 			}
+			endedJobs[j.JobID] = true
 		}
+	}
+	lossChs, _ := c.lossChanges(&loss, now) // the nodes are gone: nothing to terminate there
+	chs = append(chs, lossChs...)
+	for _, id := range loss.order {
+		endedJobs[id] = true
 	}
 	if len(chs) == 0 {
 		c.mu.Unlock()

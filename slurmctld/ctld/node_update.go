@@ -38,8 +38,8 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 	now := c.now().Unix()
 	c.mu.Lock()
 	var chs multi
-	var ends []terminated
 	ended := map[uint32]bool{}
+	var loss nodeLoss
 	for _, name := range names {
 		n := c.t.nodes[name]
 		if n == nil {
@@ -60,16 +60,14 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 			st = (st &^ (states.NodeStateBase | states.NodeFail)) | states.NodeDown
 			setReason()
 			for _, j := range c.t.jobsOnNode(name) {
-				if ended[j.JobID] {
+				if !j.state().IsCompleting() {
+					loss.add(j, name) // decided with every node of the update (node_fail.go)
 					continue
+				}
+				if !ended[j.JobID] {
+					chs = append(chs, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
 				}
 				ended[j.JobID] = true
-				if j.state().IsCompleting() {
-					chs = append(chs, endJob{jobID: j.JobID, state: j.state().Base(), keepReason: true, end: j.EndTime})
-					continue
-				}
-				chs = append(chs, c.nodeFailChange(j, now)) // job_requeue.go
-				ends = append(ends, terminated{jobID: j.JobID, nodes: append([]string(nil), j.Nodes...)})
 			}
 		case "DRAIN":
 			st |= states.NodeDrain
@@ -102,6 +100,8 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 		rec.State = uint32(st)
 		chs = append(chs, updateNode{rec: rec})
 	}
+	lossChs, ends := c.lossChanges(&loss, now) // node_fail.go
+	chs = append(chs, lossChs...)
 	p, err := c.apply(chs)
 	c.mu.Unlock()
 	if err != nil {
