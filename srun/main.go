@@ -96,6 +96,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.spec != nil {
 		mergeMemBind(&o.spec.Site, os.Environ()) // bind.go
 	}
+	if o.spec != nil {
+		if code := checkMPI(o.spec.MPI, stdout, stderr); code >= 0 { // mpi.go
+			return code
+		}
+	}
 	if o.spec != nil && o.spec.CPUBindSet {
 		if code := checkCPUBind(o, c.Conf.TaskPlugin, stdout, stderr); code >= 0 { // bind.go
 			return code

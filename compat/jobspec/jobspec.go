@@ -167,6 +167,8 @@ type JobSpec struct {
 	// options.VerifyCPUBind); CPUBindSet says it was given.
 	CPUBind    string
 	CPUBindSet bool
+	// MPI is srun --mpi as given ("" = slurm.conf's MpiDefault).
+	MPI string
 
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)

@@ -255,6 +255,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Unbuffered = true
 	case "multi-prog":
 		js.MultiProg = true
+	case "mpi":
+		js.MPI = val
 	case "cpu-bind", "cpu_bind":
 		js.CPUBind, js.CPUBindSet = val, true
 		a.memBy["cpu-bind"] = src // a rival of --hint (siteopts.go verifyHint)

@@ -114,7 +114,7 @@ var Table = []Option{
 	{ID: "mem-per-cpu", Name: "mem-per-cpu", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "mem-per-gpu", Name: "mem-per-gpu", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
 	{ID: "mincpus", Name: "mincpus", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
-	{ID: "mpi", Name: "mpi", Arg: ArgRequired, Cmds: Srun},
+	{ID: "mpi", Name: "mpi", Arg: ArgRequired, Cmds: Srun, Implemented: true},
 	{ID: "msg-timeout", Name: "msg-timeout", Arg: ArgRequired, Cmds: Srun},
 	{ID: "multi-prog", Name: "multi-prog", Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "network", Name: "network", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
