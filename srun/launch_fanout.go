@@ -140,10 +140,19 @@ func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, co
 // is how srun -K ends the step: each node cancels it (SIGTERM, KillWait, SIGKILL), as
 // Slurm's step kill does.
 func (s *session) signalStep(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions, sig syscall.Signal) {
+	s.sendSignal(ctx, step, copts, sig, false)
+}
+
+// abortStep kills the step's tasks at once, the step cancelled (srun forcing its end).
+func (s *session) abortStep(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions) {
+	s.sendSignal(ctx, step, copts, syscall.SIGKILL, true)
+}
+
+func (s *session) sendSignal(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions, sig syscall.Signal, abort bool) {
 	var wg sync.WaitGroup
 	inFlight := make(chan struct{}, launchParallel)
 	for _, g := range groupByAddr(step.Addrs) {
-		m := &wire.SignalTasks{NodeName: step.Nodes[g.nodes[0]], JobID: step.JobID, StepID: step.StepID, Signal: int32(sig)}
+		m := &wire.SignalTasks{NodeName: step.Nodes[g.nodes[0]], JobID: step.JobID, StepID: step.StepID, Signal: int32(sig), Abort: abort}
 		if len(g.nodes) > 1 {
 			for _, i := range g.nodes {
 				m.Nodes = append(m.Nodes, step.Nodes[i])

@@ -333,9 +333,12 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		plan.fill(launches[i], uint32(i))
 	}
 	relay := newRelay(ln, key, step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
+	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: s.c.Signer()}
+	sigs := &stepSignals{s: s, step: step, copts: copts, relay: relay, quit: o.spec.QuitOnInterrupt,
+		noStatus: o.spec.DisableStatus} // interrupt.go
+	relay.cancelled = sigs.stepCancelled
 	go relay.accept()
 
-	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: s.c.Signer()}
 	killBadExit := o.killBadExit == 1 || o.killBadExit < 0 && s.c.Conf.KillOnBadExit != 0
 	reported := map[uint32]bool{}
 	if killBadExit {
@@ -347,6 +350,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 			relay.mu.Lock()
 			reported[e.rank] = true
 			relay.mu.Unlock()
+			sigs.killingBadExit()
 			go s.signalStep(ctx, step, copts, syscall.SIGKILL)
 		}
 	}
@@ -368,37 +372,18 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		stdin = plan.stdinFile
 	}
 	go relay.forwardStdin(stdin)
-	stopSigs := s.forwardSignals(ctx, step, copts)
+	stopSigs := sigs.watch(ctx)
 	exits := relay.wait()
 	stopSigs()
 
 	relay.mu.Lock()
-	code, signalled := s.report(step, exits, maps.Clone(reported))
+	code, signalled := s.report(step, exits, maps.Clone(reported), sigs.givenUp())
 	relay.mu.Unlock()
-	if signalled {
+	if signalled && !sigs.forced() {
 		fmt.Fprintf(s.stderr, "srun: Force Terminated StepId=%d.%d\n", step.JobID, step.StepID)
 	}
 	status = stepStatus(exits, code) // relay.go
 	return code
-}
-
-// forwardSignals sends SIGINT/SIGTERM/SIGHUP/SIGQUIT that srun receives to the step's tasks
-// (Slurm's srun forwards them); it returns a function that stops forwarding.
-func (s *session) forwardSignals(ctx context.Context, step *wire.StepCreateReply, copts wire.ClientOptions) func() {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case sig := <-sigs:
-				s.signalStep(ctx, step, copts, sig.(syscall.Signal))
-			}
-		}
-	}()
-	return func() { signal.Stop(sigs); close(done) }
 }
 
 // localAddrTowards is this host's address on the route to addr (SLURM_SRUN_COMM_HOST).

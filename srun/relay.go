@@ -42,7 +42,9 @@ type relay struct {
 	done    chan struct{}
 	stdinC  map[uint32]chan net.Conn // per node reading srun's stdin: its connection, or nil if it failed
 	// badExit, when set (srun -K), is called once, for the first task that ends badly.
-	badExit     func(taskEnd)
+	badExit func(taskEnd)
+	// cancelled, when set, is called when a node says the step was cancelled there.
+	cancelled   func()
 	badExitOnce sync.Once
 	serving     sync.WaitGroup // connections still open: their output may follow the exits
 	firstOnce   sync.Once
@@ -182,6 +184,10 @@ func (r *relay) serve(c net.Conn) {
 		case stepio.Done:
 			if open[f.Rank] {
 				ended(f.Rank)
+			}
+		case stepio.Cancelled:
+			if r.cancelled != nil {
+				r.cancelled()
 			}
 		}
 	}
@@ -361,8 +367,10 @@ func (r *relay) wait() []taskEnd {
 
 // report prints Slurm's per-node lines for tasks that failed ("srun: error: n1: task 0:
 // Exited with exit code 3", "tasks 0-1: Killed") and returns srun's exit code: the highest
-// task exit code, 128+signal for a task killed by a signal.
-func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported map[uint32]bool) (int, bool) {
+// task exit code, 128+signal for a task killed by a signal. Tasks ended by a signal after
+// srun gave the step up (cancelled) are not reported, as Slurm's srun does. killed says a
+// task ended by SIGKILL or SIGTERM, for which Slurm says the step was force terminated.
+func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported map[uint32]bool, cancelled bool) (code int, killed bool) {
 	type group struct {
 		node, what string
 		ranks      []string
@@ -378,7 +386,7 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 		groups = append(groups, g)
 		return g
 	}
-	code, signalled, oom, oomNode := 0, false, false, ""
+	oom, oomNode := false, ""
 	for _, e := range ends {
 		ws := syscall.WaitStatus(e.status)
 		var what string
@@ -397,7 +405,10 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 			oom = true
 		case ws.Signaled():
 			what, v = signalText(ws.Signal()), 128+int(ws.Signal())
-			signalled = true
+			killed = killed || ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGTERM
+			if cancelled {
+				what = ""
+			}
 		case ws.ExitStatus() != 0:
 			what, v = fmt.Sprintf("Exited with exit code %d", ws.ExitStatus()), ws.ExitStatus()
 		}
@@ -419,7 +430,7 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 	if oom {
 		return 1, false
 	}
-	return code, signalled
+	return code, killed
 }
 
 // stepStatus is the step's status srun reports to the controller: SIG_OOM when a task

@@ -19,7 +19,7 @@ func TestReport_OutOfMemory(t *testing.T) {
 		{rank: 2, node: "n2", status: sigOOM},
 		{rank: 3, node: "n2", status: 3 << 8},
 	}
-	code, signalled := s.report(&wire.StepCreateReply{}, ends, map[uint32]bool{})
+	code, signalled := s.report(&wire.StepCreateReply{}, ends, map[uint32]bool{}, false)
 	want := "srun: error: n1: tasks 0-1: Out Of Memory\nsrun: error: n2: task 3: Exited with exit code 3\n"
 	if errOut.String() != want {
 		t.Errorf("stderr = %q, want %q", errOut.String(), want)

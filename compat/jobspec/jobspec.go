@@ -167,6 +167,9 @@ type JobSpec struct {
 	// options.VerifyCPUBind); CPUBindSet says it was given.
 	CPUBind    string
 	CPUBindSet bool
+	// QuitOnInterrupt (--quit-on-interrupt) ends the step at the first SIGINT; DisableStatus
+	// (-X) passes each SIGINT to the tasks instead of printing their states.
+	QuitOnInterrupt, DisableStatus bool
 	// MPI is srun --mpi as given ("" = slurm.conf's MpiDefault).
 	MPI string
 

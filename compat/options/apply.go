@@ -257,6 +257,10 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.MultiProg = true
 	case "mpi":
 		js.MPI = val
+	case "quit-on-interrupt":
+		js.QuitOnInterrupt = true
+	case "disable-status":
+		js.DisableStatus = true
 	case "cpu-bind", "cpu_bind":
 		js.CPUBind, js.CPUBindSet = val, true
 		a.memBy["cpu-bind"] = src // a rival of --hint (siteopts.go verifyHint)

@@ -157,6 +157,9 @@ type SignalTasks struct {
 	// Nodes, when set, are every node of the step the receiving slurmd hosts (NodeName is
 	// then ignored): one message per slurmd rather than one per node.
 	Nodes []string `codec:"nodes"`
+	// Abort (with Signal SIGKILL) kills the tasks at once, the step cancelled: srun forcing
+	// its step's end. Without it SIGKILL cancels the step with KillWait's grace (srun -K).
+	Abort bool `codec:"abort"`
 }
 
 func init() {

@@ -114,7 +114,8 @@ func (c *Controller) killStep(id *wire.Identity, r *wire.KillJobRequest) *wire.K
 			continue
 		}
 		go func(node, addr string) {
-			msg := &wire.SignalTasks{NodeName: node, JobID: r.JobID, StepID: r.StepID, Signal: sig}
+			// A step cancelled (or sent SIGKILL) dies at once, as Slurm's step signal does.
+			msg := &wire.SignalTasks{NodeName: node, JobID: r.JobID, StepID: r.StepID, Signal: sig, Abort: sig == int32(syscall.SIGKILL)}
 			if err := c.call(addr, wire.MsgSignalTasks, msg); err != nil {
 				c.log.Warn("step signal failed", "job", r.JobID, "step", r.StepID, "node", node, "err", err)
 			}

@@ -173,7 +173,11 @@ func (d *Daemon) signalStepOn(req *wire.Request, node string, m *wire.SignalTask
 		if stepds[st.Pid] {
 			return nil
 		}
-		if err := syscall.Kill(st.Pid, stepdlaunch.SigCancel); err != nil {
+		sig := stepdlaunch.SigCancel
+		if m.Abort {
+			sig = stepdlaunch.SigAbort
+		}
+		if err := syscall.Kill(st.Pid, sig); err != nil {
 			return wire.Errorf(errnoInvalidJobID, "Invalid job id specified")
 		}
 		stepds[st.Pid] = true

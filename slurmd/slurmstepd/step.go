@@ -57,7 +57,7 @@ func runStep(path string) int {
 	os.Remove(path)
 	log := logger(l.LogFile, l.Debug)
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP)
 	signal.Ignore(syscall.SIGPIPE)
 
 	shares := l.Shares()
@@ -127,10 +127,10 @@ func runStep(path string) int {
 		select {
 		case s := <-sigs:
 			switch s {
-			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout:
+			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigAbort:
 				log.Info("killing step", "job", l.Msg.JobID, "step", l.Msg.StepID, "nodes", len(live), "signal", s)
 				for _, r := range live {
-					r.cancel(s == stepdlaunch.SigTimeout)
+					r.cancel(s == stepdlaunch.SigTimeout, s == stepdlaunch.SigAbort)
 				}
 			}
 			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
@@ -191,14 +191,19 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg}, nil
 }
 
-// cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line.
-func (r *nodeRun) cancel(timeout bool) {
+// cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line: its
+// tasks get KillWait's grace unless now is set.
+func (r *nodeRun) cancel(timeout, now bool) {
 	select {
 	case <-r.step.Done():
 		return // this node's tasks are done already
 	default:
 	}
 	r.cancelOnce.Do(func() { cancelled(r.l, r.sink, r.spec, timeout) })
+	if now {
+		r.step.Abort()
+		return
+	}
 	r.step.Kill()
 }
 
@@ -225,6 +230,7 @@ func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, timeout
 	msg := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s%s ***\n", l.NodeName,
 		l.Msg.JobID, l.Msg.StepID, l.NodeName, time.Now().Format("2006-01-02T15:04:05"), why)
 	sink.write(stepio.Stderr, uint32(spec.Tasks[0].Rank), []byte(msg))
+	sink.write(stepio.Cancelled, l.Msg.NodeID, nil)
 }
 
 // srunSink sends frames to srun until the first failure, then drops them: the tasks must not

@@ -139,9 +139,16 @@ func signalTask(t *task, sig syscall.Signal) {
 // KillWait seconds. The step ends CANCELLED.
 func (s *Step) Kill() { s.terminate(StateCancelled) }
 
+// Abort ends the step at once, cancelled: SIGKILL to the whole tree without KillWait's
+// grace (srun forcing the end of its step, as Slurm's srun sends SIGKILL).
+func (s *Step) Abort() { s.end(StateCancelled, true) }
+
 // terminate starts the end of the step once: SIGCONT and the time-out signal to every task,
 // then SIGKILL to the whole tree after KillWait unless everything ended before.
-func (s *Step) terminate(reason string) {
+func (s *Step) terminate(reason string) { s.end(reason, false) }
+
+// end is terminate, or with now the tree killed at once, without the time-out signal.
+func (s *Step) end(reason string, now bool) {
 	s.termOnce.Do(func() {
 		s.mu.Lock()
 		if s.state == StateRunning {
@@ -149,6 +156,10 @@ func (s *Step) terminate(reason string) {
 		}
 		s.mu.Unlock()
 		close(s.term)
+		if now {
+			s.killTree()
+			return
+		}
 		for _, t := range s.tasks {
 			signalTask(t, syscall.SIGCONT)
 			signalTask(t, s.spec.TimeoutSignal)

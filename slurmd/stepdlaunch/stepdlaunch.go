@@ -29,6 +29,9 @@ const (
 	SigCancel = syscall.SIGTERM
 	// SigTimeout does the same but reports the job TIMEOUT (MsgTerminateJob with TimedOut).
 	SigTimeout = syscall.SIGUSR2
+	// SigAbort asks a step's stepd to kill its tasks with SIGKILL at once, cancelled (srun
+	// forcing the end of its step).
+	SigAbort = syscall.SIGUSR1
 )
 
 // FileName is the launch file's name in the job's spool directory (<spool>/job%05u).

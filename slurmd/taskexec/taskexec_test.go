@@ -83,7 +83,9 @@ func TestStart_SessionDirectorySignalsAndMask(t *testing.T) {
 	// The caller ignores SIGPIPE (as slurmstepd does); the task must not inherit that.
 	old := ignorePipe(t)
 	defer old()
-	out, ws := run(t, Proc{Path: "/bin/sh", Argv: []string{"sh", "-c", `pwd; ps -o sid= -p $$; grep -E '^Sig(Ign|Blk)' /proc/$$/status`},
+	// The masks are read by the task's last program, exec'd in its place: the shell's own
+	// status can show every signal blocked while it forks a child (dash blocks them then).
+	out, ws := run(t, Proc{Path: "/bin/sh", Argv: []string{"sh", "-c", `pwd; ps -o sid= -p $$; exec grep -E '^Sig(Ign|Blk)' /proc/self/status`},
 		Env: []string{"PATH=/usr/bin:/bin"}, Dir: dir, Setsid: true})
 	if ws.ExitStatus() != 0 {
 		t.Fatalf("exit %v: %s", ws, out)

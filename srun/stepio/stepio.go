@@ -41,6 +41,9 @@ const (
 	// Done says node id rank's share has ended: srun treats it as it treats the end of a
 	// one-node connection (tasks of the node without an Exit are lost). Data is empty.
 	Done byte = 9
+	// Cancelled says the step was cancelled on node id rank (scancel, the time limit, or
+	// srun's own abort): Slurm's srun then says it waits for the step to end. Data is empty.
+	Cancelled byte = 10
 )
 
 // MaxData bounds one frame's data, so a peer cannot make the other allocate without limit.
@@ -126,7 +129,7 @@ func (r *Reader) Read() (Frame, error) {
 		return Frame{}, err
 	}
 	f := Frame{Type: h[0], Rank: binary.BigEndian.Uint32(h[1:])}
-	if f.Type < Hello || f.Type > Done {
+	if f.Type < Hello || f.Type > Cancelled {
 		return Frame{}, fmt.Errorf("%w: unknown type %d", ErrFrame, f.Type)
 	}
 	n := binary.BigEndian.Uint32(h[5:])

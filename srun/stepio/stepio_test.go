@@ -16,6 +16,7 @@ func TestRoundTrip(t *testing.T) {
 		{Type: StdinEOF, Rank: 0, Data: []byte{}},
 		{Type: Join, Rank: 4, Data: []byte{}},
 		{Type: Done, Rank: 4, Data: []byte{}},
+		{Type: Cancelled, Rank: 2, Data: []byte{}},
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)

@@ -61,7 +61,7 @@ func TestSlurmdRestart_StepsSurvive(t *testing.T) {
 		<-srunDone
 	})
 
-	// A second interactive step runs until srun forwards it a signal after the restart.
+	// A second interactive step runs until srun, sent SIGTERM after the restart, kills it.
 	var sleepErr syncBuffer
 	sleeper := exec.Command(srun, "-N1", "-w", "n3", "sleep", "299.25")
 	sleeper.Env, sleeper.Dir, sleeper.Stderr = commandEnv(c), c.WorkDir, &sleepErr
@@ -119,8 +119,10 @@ func TestSlurmdRestart_StepsSurvive(t *testing.T) {
 	select {
 	case <-sleeperDone:
 		var ee *exec.ExitError
-		if !errors.As(sleeperErr, &ee) || ee.ExitCode() != 143 || !strings.Contains(sleepErr.String(), "srun: error: n3: task 0: Terminated\n") {
-			t.Errorf("srun sleep after SIGTERM: %v, stderr %q; want exit 143 and task 0 Terminated", sleeperErr, sleepErr.String())
+		// Slurm's srun answers SIGTERM by killing its tasks (SIGKILL): exit 137.
+		if !errors.As(sleeperErr, &ee) || ee.ExitCode() != 137 || !strings.Contains(sleepErr.String(), "srun: forcing job termination\n") ||
+			!strings.Contains(sleepErr.String(), "srun: error: n3: task 0: Killed\n") {
+			t.Errorf("srun sleep after SIGTERM: %v, stderr %q; want exit 137, forcing job termination and task 0 Killed", sleeperErr, sleepErr.String())
 		}
 	case <-time.After(reattachBound):
 		t.Fatal("srun did not end after SIGTERM")
