@@ -206,6 +206,25 @@ func (g *stepSignals) stepCancelled() {
 	}
 }
 
+// waitLimit is srun -W: sec seconds after the first task ended, the tasks still running
+// are killed, as Slurm's srun does on its SIGALRM (it says so, prints the tasks' states and
+// terminates the step; the step's cancellation then follows as for scancel).
+func (g *stepSignals) waitLimit(ctx context.Context, sec uint32) {
+	t := time.NewTimer(time.Duration(sec) * time.Second)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-g.relay.done:
+		return
+	case <-ctx.Done():
+		return
+	}
+	g.say(fmt.Sprintf("First task exited %ds ago", sec))
+	g.printStatus()
+	g.say(fmt.Sprintf("launch/slurm: _step_signal: Terminating %s", g.stepName()))
+	g.s.abortStep(ctx, g.step, g.copts)
+}
+
 // killingBadExit marks the step as killed by srun -K.
 func (g *stepSignals) killingBadExit() {
 	g.mu.Lock()

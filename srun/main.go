@@ -337,6 +337,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	sigs := &stepSignals{s: s, step: step, copts: copts, relay: relay, quit: o.spec.QuitOnInterrupt,
 		noStatus: o.spec.DisableStatus} // interrupt.go
 	relay.cancelled = sigs.stepCancelled
+	if w := o.spec.MaxWait; w > 0 {
+		relay.firstEnd = func() { sigs.waitLimit(ctx, w) }
+	}
 	go relay.accept()
 
 	killBadExit := o.killBadExit == 1 || o.killBadExit < 0 && s.c.Conf.KillOnBadExit != 0

@@ -44,7 +44,9 @@ type relay struct {
 	// badExit, when set (srun -K), is called once, for the first task that ends badly.
 	badExit func(taskEnd)
 	// cancelled, when set, is called when a node says the step was cancelled there.
-	cancelled   func()
+	cancelled func()
+	// firstEnd, when set, is called when the first task ends and others still run.
+	firstEnd    func()
 	badExitOnce sync.Once
 	serving     sync.WaitGroup // connections still open: their output may follow the exits
 	firstOnce   sync.Once
@@ -274,6 +276,8 @@ func (r *relay) end(e taskEnd) {
 	r.ends[e.rank] = e
 	if uint32(len(r.ends)) == r.step.NumTasks {
 		close(r.done)
+	} else if len(r.ends) == 1 && r.firstEnd != nil {
+		go r.firstEnd() // not under r.mu: it may read the ends
 	}
 }
 

@@ -170,6 +170,9 @@ type JobSpec struct {
 	// QuitOnInterrupt (--quit-on-interrupt) ends the step at the first SIGINT; DisableStatus
 	// (-X) passes each SIGINT to the tasks instead of printing their states.
 	QuitOnInterrupt, DisableStatus bool
+	// MaxWait (-W/--wait) is how many seconds the other tasks may run on after the first
+	// one ends; 0 = no limit.
+	MaxWait uint32
 	// MPI is srun --mpi as given ("" = slurm.conf's MpiDefault).
 	MPI string
 

@@ -257,6 +257,12 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.MultiProg = true
 	case "mpi":
 		js.MPI = val
+	case "wait-srun":
+		n, rest, digits := strtol(val)
+		if !digits || rest != "" || n < 0 {
+			return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value %q for --wait.", val))
+		}
+		js.MaxWait = uint32(min(n, math.MaxInt32))
 	case "quit-on-interrupt":
 		js.QuitOnInterrupt = true
 	case "disable-status":

@@ -183,7 +183,7 @@ var Table = []Option{
 	{ID: "usage", Name: "usage", Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Early: true, Implemented: true},
 	{ID: "wait", Name: "wait", Short: 'W', Arg: ArgNone, Cmds: Sbatch, Implemented: true},
 	{ID: "wait-all-nodes", Name: "wait-all-nodes", Arg: ArgRequired, Cmds: Sbatch | Salloc, Implemented: true},
-	{ID: "wait-srun", Name: "wait", Short: 'W', Arg: ArgRequired, Cmds: Srun},
+	{ID: "wait-srun", Name: "wait", Short: 'W', Arg: ArgRequired, Cmds: Srun, Implemented: true},
 	{ID: "wckey", Name: "wckey", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "whole", Name: "whole", Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "wrap", Name: "wrap", Arg: ArgRequired, Cmds: Sbatch, Early: true, Implemented: true},

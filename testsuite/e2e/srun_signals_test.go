@@ -141,3 +141,32 @@ func TestSrunSignals(t *testing.T) {
 		})
 	}
 }
+
+// TestSrunWait checks srun -W as Slurm 22.05's (lines taken from the reference): a second
+// after the first task ended, srun says so, prints the tasks' states and kills the others.
+func TestSrunWait(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	out, errOut, code := c.Run(t, "srun", "-n2", "-W", "1", "bash", "-c", `if [ $SLURM_PROCID = 0 ]; then exit 0; fi; exec sleep 300`)
+	if m := regexp.MustCompile(`StepId=(\d+)\.0`).FindStringSubmatch(errOut); m != nil {
+		errOut = strings.ReplaceAll(errOut, "StepId="+m[1]+".0", "StepId=JOB.0")
+		errOut = regexp.MustCompile(`STEP `+m[1]+`\.0 ON n1 CANCELLED AT \S+`).ReplaceAllString(errOut, "STEP JOB.0 ON n1 CANCELLED AT TIME")
+	}
+	want := []string{
+		"srun: First task exited 1s ago",
+		"srun: StepId=JOB.0 task 1: running",
+		"srun: StepId=JOB.0 task 0: exited",
+		"srun: launch/slurm: _step_signal: Terminating StepId=JOB.0",
+		"srun: error: n1: task 1: Killed",
+	}
+	at := 0
+	for _, w := range want {
+		i := strings.Index(errOut[at:], w+"\n")
+		if i < 0 {
+			t.Fatalf("srun -W 1: stderr %q lacks %q (in order)", errOut, w)
+		}
+		at += i + len(w)
+	}
+	if code != 137 || out != "" || !strings.Contains(errOut, "slurmstepd-n1: error: *** STEP JOB.0 ON n1 CANCELLED AT TIME ***\n") {
+		t.Errorf("srun -W 1: exit %d, stdout %q, stderr %q; want 137, nothing, the step cancelled", code, out, errOut)
+	}
+}
