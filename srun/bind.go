@@ -25,8 +25,8 @@ import (
 //   - SLURM_CPU_BIND and its parts (_LIST, _TYPE, _VERBOSE): --threads-per-core (or the
 //     inherited SLURM_THREADS_PER_CORE that sbatch --hint and --threads-per-core export)
 //     means --cpu-bind=threads, and a --hint srun keeps binds to threads or cores; the
-//     thread count itself goes to SLURM_THREADS_PER_CORE. (Orbit's srun refuses --cpu-bind
-//     itself, so these are the only sources.)
+//     thread count itself goes to SLURM_THREADS_PER_CORE (not with -E). An explicit
+//     --cpu-bind replaces these (checkCPUBind).
 func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 	s := &e.site
 	if d := e.distribution(); d != "" {
@@ -35,7 +35,7 @@ func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 			put("SLURM_DIST_PLANESIZE", strconv.FormatUint(uint64(s.PlaneSize), 10))
 		}
 	}
-	if s.ThreadsPerCore != jobspec.NoVal {
+	if s.ThreadsPerCore != jobspec.NoVal && !e.preserve {
 		put("SLURM_THREADS_PER_CORE", strconv.FormatUint(uint64(s.ThreadsPerCore), 10))
 	}
 	if b := e.cpuBind; b != nil {

@@ -31,6 +31,8 @@ type stepEnv struct {
 	site jobspec.SiteOptions
 	// cpuBind is srun's verified --cpu-bind, nil when not given (bind.go).
 	cpuBind *compatopts.CPUBind
+	// preserve is -E: the task counts srun's environment has stay (Slurm's setup_env).
+	preserve bool
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
@@ -102,11 +104,15 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	// The step.
 	put("SLURM_STEP_ID", u32(s.StepID))
 	put("SLURM_STEPID", u32(s.StepID))
-	put("SLURM_NNODES", strconv.Itoa(len(s.Nodes)))
+	if !e.preserve { // -E keeps srun's own
+		put("SLURM_NNODES", strconv.Itoa(len(s.Nodes)))
+	}
 	put("SLURM_NODELIST", s.NodeList)
-	put("SLURM_NTASKS", u32(s.NumTasks))
-	put("SLURM_NPROCS", u32(s.NumTasks))
-	put("SLURM_TASKS_PER_NODE", repeatCounts(s.Tasks))
+	if !e.preserve {
+		put("SLURM_NTASKS", u32(s.NumTasks))
+		put("SLURM_NPROCS", u32(s.NumTasks))
+		put("SLURM_TASKS_PER_NODE", repeatCounts(s.Tasks))
+	}
 	put("SLURM_STEP_NODELIST", s.NodeList)
 	put("SLURM_STEP_NUM_NODES", strconv.Itoa(len(s.Nodes)))
 	put("SLURM_STEP_NUM_TASKS", u32(s.NumTasks))

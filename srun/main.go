@@ -59,6 +59,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "srun: error: %v\n", err)
 		return 1
 	}
+	for _, w := range o.spec.Warnings {
+		io.WriteString(stderr, w)
+	}
 	switch {
 	case o.version:
 		fmt.Fprintln(stdout, version.String())
@@ -95,6 +98,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if o.spec != nil {
 		mergeMemBind(&o.spec.Site, os.Environ()) // bind.go
+	}
+	if code := checkRelative(o.spec, inAlloc, stderr); code >= 0 {
+		return code
 	}
 	if o.spec != nil {
 		if code := checkMPI(o.spec.MPI, stdout, stderr); code >= 0 { // mpi.go
@@ -257,7 +263,7 @@ func (s *session) release(ctx context.Context, code int) {
 // runStep creates the step, launches it, relays its I/O and returns srun's exit code.
 func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
-	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes,
+	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes, Relative: o.spec.Relative,
 		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist,
 		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres} // for scontrol show step; --gres checked against the job's
 	if s.allocated {
@@ -310,7 +316,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
 	if o.spec != nil {
-		env.site, env.cpuBind = o.spec.Site, o.cpuBind
+		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
 	} else {
 		env.site = jobspec.NewSiteOptions()
 	}

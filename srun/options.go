@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,4 +165,39 @@ func loadMultiProg(o *options, stderr io.Writer) int {
 	}
 	o.multiProgData = string(data)
 	return 0
+}
+
+// checkRelative checks -r/--relative as Slurm's srun does: not with -w or -x, only inside
+// an allocation, and with room for the step's nodes after the first one it skips. It returns
+// srun's exit code when srun must stop, else -1.
+func checkRelative(js *jobspec.JobSpec, inAlloc bool, stderr io.Writer) int {
+	if js == nil || js.Relative == jobspec.NoVal {
+		return -1
+	}
+	if js.NodeList != "" || js.Exclude != "" {
+		fmt.Fprintln(stderr, "srun: error: -r,--relative not allowed with -w,--nodelist or -x,--exclude.")
+		return 1
+	}
+	if !inAlloc {
+		fmt.Fprintln(stderr, "srun: fatal: --relative option invalid for job allocation request")
+		return 1
+	}
+	allocated, err := strconv.ParseUint(os.Getenv("SLURM_JOB_NUM_NODES"), 10, 32)
+	if err != nil {
+		return -1 // the controller judges the step against the allocation
+	}
+	nodes := uint64(1)
+	if js.NodesSet && js.MinNodes != jobspec.NoVal {
+		nodes = uint64(js.MinNodes)
+	}
+	if uint64(js.Relative)+nodes > allocated {
+		by := "--nodes"
+		if !js.NodesByCLI {
+			by = "SLURM_JOB_NUM_NODES"
+		}
+		fmt.Fprintf(stderr, "srun: error: --relative and %s option incompatible with count of allocated nodes (%d+%d>%d)\n",
+			by, js.Relative, nodes, allocated)
+		return 1
+	}
+	return -1
 }

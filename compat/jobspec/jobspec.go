@@ -85,6 +85,7 @@ type JobSpec struct {
 	MinNodes       uint32 // NoVal when --nodes was not given
 	MaxNodes       uint32 // 0 = no maximum
 	NodesSet       bool
+	NodesByCLI     bool   // -N came from the command line, not SLURM_JOB_NUM_NODES (srun -r's message)
 	NTasks         uint32 // NoVal when unset
 	NTasksPerNode  uint32 // NoVal when unset
 	CPUsPerTask    uint32 // NoVal when unset
@@ -170,6 +171,11 @@ type JobSpec struct {
 	// QuitOnInterrupt (--quit-on-interrupt) ends the step at the first SIGINT; DisableStatus
 	// (-X) passes each SIGINT to the tasks instead of printing their states.
 	QuitOnInterrupt, DisableStatus bool
+	// PreserveEnv (-E) leaves the step's SLURM_NTASKS, SLURM_NPROCS, SLURM_NNODES,
+	// SLURM_TASKS_PER_NODE and SLURM_THREADS_PER_CORE as srun's environment has them.
+	PreserveEnv bool
+	// Relative (-r) starts the step at that node of the allocation; NoVal when unset.
+	Relative uint32
 	// MaxWait (-W/--wait) is how many seconds the other tasks may run on after the first
 	// one ends; 0 = no limit.
 	MaxWait uint32
@@ -219,6 +225,7 @@ func New(cmd Command) *JobSpec {
 		TimeLimit:        NoVal,
 		TimeMin:          NoVal,
 		WaitAllNodes:     NoVal,
+		Relative:         NoVal,
 		Requeue:          -1,
 		Priority:         NoVal,
 		MinNodesInvasive: NoVal,

@@ -99,6 +99,7 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 			return cmdError(a.cmd, 255, "Invalid --kill-on-invalid-dep specification")
 		}
 	case "nodes":
+		js.NodesByCLI = src == fromCLI
 		return a.setNodes(val)
 	case "no-kill":
 		switch {
@@ -257,6 +258,28 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.MultiProg = true
 	case "mpi":
 		js.MPI = val
+	case "threads":
+		// srun's own fan-out: Orbit's srun bounds its messages itself (launch_fanout.go).
+		n, err := parseInt(a.cmd, "--threads", val)
+		if err != nil {
+			return err
+		}
+		if n > srunMaxThreads {
+			a.js.Warnings = append(a.js.Warnings, fmt.Sprintf("srun: error: Thread value --threads=%d exceeds recommended limit of %d\n", n, srunMaxThreads))
+		}
+	case "msg-timeout":
+		// Slurm's timeout for srun's launch messages; Orbit's srun uses MessageTimeout.
+		if _, err := parseInt(a.cmd, "--msg-timeout", val); err != nil {
+			return err
+		}
+	case "preserve-env":
+		js.PreserveEnv = true
+	case "relative":
+		n, rest, digits := strtol(val)
+		if !digits || rest != "" || n < 0 {
+			return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value %q for --relative.", val))
+		}
+		js.Relative = uint32(min(n, math.MaxInt32))
 	case "wait-srun":
 		n, rest, digits := strtol(val)
 		if !digits || rest != "" || n < 0 {
@@ -345,6 +368,9 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 	}
 	return nil
 }
+
+// srunMaxThreads is Slurm's recommended limit for srun -T (SRUN_MAX_THREADS).
+const srunMaxThreads = 60
 
 func displayName(o *Option) string {
 	if o.Name == "" {

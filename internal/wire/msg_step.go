@@ -64,6 +64,9 @@ type StepCreateRequest struct {
 	// with the job's other steps instead of waiting for them.
 	Exact   bool `codec:"exact"`
 	Overlap bool `codec:"overlap"`
+	// Relative (srun -r) starts the step at that node of the job's allocation; NoVal (or 0
+	// from an older srun) starts it at the first.
+	Relative uint32 `codec:"relative"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block

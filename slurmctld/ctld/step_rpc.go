@@ -182,6 +182,14 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 			r.MinNodes = uint32(len(nodes))
 		}
 	}
+	if rel := r.Relative; rel != 0 && rel != wire.NoVal {
+		// srun -r: the step starts at that node of the allocation.
+		if rel >= uint32(len(jobNodes)) {
+			c.mu.RUnlock()
+			return nil, errStepNodes
+		}
+		jobNodes, jobCPUs = jobNodes[rel:], jobCPUs[rel:]
+	}
 	minNodes := r.MinNodes
 	if minNodes == wire.NoVal {
 		minNodes = 0
