@@ -10,25 +10,25 @@ type entity struct {
 }
 
 var entities = []entity{
-	{names: []string{"aliases"}, min: 1},
-	{names: []string{"bbstat", "dwstat"}, min: 2},
-	{names: []string{"burstbuffer"}, min: 2},
+	{names: []string{"aliases"}, min: 1, run: (*cli).showAliases},
+	{names: []string{"bbstat", "dwstat"}, min: 2, run: (*cli).showNothing},
+	{names: []string{"burstbuffer"}, min: 2, run: (*cli).showNothing},
 	{names: []string{"assoc_mgr", "cache"}, min: 2},
 	{names: []string{"config"}, min: 1, run: (*cli).showConfig},
-	{names: []string{"daemons"}, min: 1},
-	{names: []string{"Federations"}, min: 1},
-	{names: []string{"FrontendName"}, min: 1},
+	{names: []string{"daemons"}, min: 1, run: (*cli).showDaemons},
+	{names: []string{"Federations"}, min: 1, run: (*cli).showNothing},
+	{names: []string{"FrontendName"}, min: 1, run: (*cli).showFrontend},
 	{names: []string{"hostnames"}, min: 5, run: (*cli).showHostnames},
 	{names: []string{"hostlist"}, min: 5, run: (*cli).showHostlist},
 	{names: []string{"hostlistsorted"}, min: 9, run: (*cli).showHostlistSorted},
 	{names: []string{"jobs", "jobid"}, min: 1, run: (*cli).showJob},
-	{names: []string{"licenses"}, min: 2},
+	{names: []string{"licenses"}, min: 2, run: (*cli).showLicenses},
 	{names: []string{"nodes"}, min: 1, run: (*cli).showNode},
 	{names: []string{"partitions", "partitionname"}, min: 2, run: (*cli).showPartition},
-	{names: []string{"reservations", "reservationname"}, min: 1},
+	{names: []string{"reservations", "reservationname"}, min: 1, run: (*cli).showReservation},
 	{names: []string{"slurmd"}, min: 2},
 	{names: []string{"steps"}, min: 2, run: (*cli).showStep},
-	{names: []string{"topology"}, min: 1},
+	{names: []string{"topology"}, min: 1, run: (*cli).showTopology},
 }
 
 // cmdShow is `scontrol show ENTITY [ID]` (also `show ENTITY=ID`), Slurm's _show_it.
