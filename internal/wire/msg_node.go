@@ -27,6 +27,17 @@ type NodeRegistration struct {
 	// and SLURM_OS), shown by scontrol show node. Empty from a slurmd that predates them.
 	Arch string `codec:"arch"`
 	OS   string `codec:"os"`
+	// Load is the node's machine as it reports it at registration and in ping replies.
+	Load HostLoad `codec:"load"`
+}
+
+// HostLoad is what a slurmd reports of its machine, as Slurm's does (get_cpu_load,
+// get_free_mem): the 5-minute load average in hundredths and the free memory in MiB. Known
+// is false from a slurmd that predates it.
+type HostLoad struct {
+	Known   bool   `codec:"known"`
+	CPULoad uint32 `codec:"cpu_load"`
+	FreeMem uint64 `codec:"free_mem"`
 }
 
 // NodeRegistrationReply tells a node which of its RunningJobs the controller no longer knows

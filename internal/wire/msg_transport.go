@@ -31,6 +31,8 @@ type Ping struct {
 type PingReply struct {
 	Seq       uint64 `codec:"seq"`
 	SentNanos int64  `codec:"sent_ns"`
+	// Load is the node's machine now (scontrol show node's CPULoad and FreeMem).
+	Load HostLoad `codec:"load"`
 }
 
 func init() {

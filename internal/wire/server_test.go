@@ -425,7 +425,7 @@ func TestClient_Deadlines(t *testing.T) {
 
 func TestClient_Errors(t *testing.T) {
 	s := startServer(t, "tcp", ServerOptions{})
-	c := s.dial(t, ClientOptions{MaxFrameSize: 64})
+	c := s.dial(t, ClientOptions{MaxFrameSize: 100})
 	if err := c.Call(context.Background(), MsgPing, &PingReply{}, &PingReply{}); err == nil {
 		t.Error("request of the wrong Go type accepted")
 	}

@@ -75,6 +75,10 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			FreeMem:        wire.NoVal64,
 			GresUsed:       nodeGresUsed(c.config().GresTypes, n.gres), // gres.go
 		})
+		if n.load.Known && !n.noRespond {
+			ni := &rep.Nodes[len(rep.Nodes)-1]
+			ni.CPULoad, ni.FreeMem = n.load.CPULoad, n.load.FreeMem
+		}
 	}
 	for _, pn := range c.t.partOrder {
 		p := c.t.parts[pn]

@@ -190,6 +190,7 @@ func (c *Controller) sweep(first, all bool) SweepStats {
 	answered := c.now().Unix()
 	c.mu.Lock()
 	for _, r := range rep.Results {
+		load := pingLoad(r) // one decoding per group of nodes that answered alike
 		for _, name := range r.Nodes {
 			n := c.t.nodes[name]
 			if n == nil {
@@ -204,6 +205,9 @@ func (c *Controller) sweep(first, all bool) SweepStats {
 			}
 			n.lastContact = max(n.lastContact, answered)
 			n.noRespond = false
+			if load.Known {
+				n.load = load
+			}
 		}
 	}
 	c.mu.Unlock()
@@ -276,4 +280,17 @@ func (c *Controller) lastSweep() SweepStats {
 	c.fan.mu.Lock()
 	defer c.fan.mu.Unlock()
 	return c.fan.last
+}
+
+// pingLoad is the machine load the nodes of a ping result reported (wire.HostLoad), the
+// zero value for another answer.
+func pingLoad(r wire.ForwardResult) wire.HostLoad {
+	if r.Errno != 0 || r.RespType != wire.MsgPingReply || len(r.RespBody) == 0 {
+		return wire.HostLoad{}
+	}
+	var pr wire.PingReply
+	if err := wire.Unmarshal(r.RespBody, &pr); err != nil {
+		return wire.HostLoad{}
+	}
+	return pr.Load
 }

@@ -103,6 +103,10 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 	}
 	n.lastContact = now
 	n.noRespond = false
+	n.lastBusy = now // Slurm's validate_node_specs: a node that registers counts as busy now
+	if r.Load.Known {
+		n.load = r.Load
+	}
 	var p interface{ Wait(context.Context) error }
 	if len(changes) > 0 {
 		pp, err := c.apply(changes)

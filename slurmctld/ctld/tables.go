@@ -173,6 +173,7 @@ type nodeEntry struct {
 	noRespond   bool
 	lastContact int64
 	lastBusy    int64
+	load        wire.HostLoad // the latest the node reported (registration, ping)
 }
 
 func (n *nodeEntry) cpus() uint32 { return uint32(n.conf.CPUs) }

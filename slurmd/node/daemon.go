@@ -272,5 +272,5 @@ func (d *Daemon) privileged(req *wire.Request) bool {
 
 func (d *Daemon) handlePing(_ context.Context, req *wire.Request) (any, error) {
 	p := req.Body.(*wire.Ping)
-	return &wire.PingReply{Seq: p.Seq, SentNanos: p.SentNanos}, nil
+	return &wire.PingReply{Seq: p.Seq, SentNanos: p.SentNanos, Load: hostLoad()}, nil // machine.go
 }

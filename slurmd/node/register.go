@@ -153,6 +153,7 @@ func (d *Daemon) registration(name string) *wire.NodeRegistration {
 		RunningJobs:    spoolJobs(h.spool), // register_batch.go
 	}
 	r.Arch, r.OS = machineOnce() // machine.go
+	r.Load = hostLoad()
 	return r
 }
 
