@@ -36,7 +36,13 @@ func (s *session) jobDesc() wire.JobDesc {
 		Environment:      os.Environ(),
 		MinNodesInvasive: js.MinNodesInvasive, MaxNodesInvasive: js.MaxNodesInvasive,
 		NodeConstraints: js.NodeConstraints, MinPower: js.MinPower, MaxPower: js.MaxPower,
-		Gres: js.Gres,
+		Gres: js.Gres, Licenses: js.Licenses, ExcNodes: js.Exclude, Constraint: js.Constraint,
+	}
+	if js.Exclusive == jobspec.SharedNone {
+		d.Shared = int32(jobspec.SharedNone)
+	}
+	if !js.Deadline.IsZero() {
+		d.Deadline = js.Deadline.Unix()
 	}
 	if d.Name == "" {
 		// Slurm's salloc names the job "no-shell" or "interactive", never after the command.
@@ -80,7 +86,11 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 	}
 	s.jobID = rep.JobID
 	start := time.Now()
-	// Slurm's salloc says the job is pending when its allocation was not started at once.
+	// Slurm's salloc says the job is pending when its allocation was not started at once,
+	// after the reason its allocate RPC gave, if any.
+	if rep.PendingMsg != "" {
+		s.info("%s", rep.PendingMsg)
+	}
 	pending := !rep.Started && s.so.Immediate == 0
 	if pending {
 		s.info("Pending job allocation %d", s.jobID)
@@ -116,9 +126,11 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 		}
 		select {
 		case <-sigs:
-			s.info("Job aborted due to signal")
+			// Slurm's salloc gives the job back; the controller's word that it ended comes
+			// before salloc's own line.
 			s.release(ctx, wire.NoVal)
 			s.info("Job allocation %d has been revoked.", s.jobID)
+			s.info("Job aborted due to signal")
 			return nil, s.codes.errorExit
 		case <-tick.C:
 		}

@@ -117,10 +117,9 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		given bool
 		name  string
 	}{
-		{!js.Deadline.IsZero(), "--deadline"}, // the controller does not enforce deadlines yet
-		{js.Exclusive != jobspec.SharedUnset, "--exclusive/--oversubscribe"}, {js.Signal != nil, "--signal"},
-		{js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
-		{js.Constraint != "", "--constraint"}, {js.GetUserEnv, "--get-user-env"},
+		{js.Exclusive == jobspec.SharedOK, "--oversubscribe"}, {js.Exclusive == jobspec.SharedUser, "--exclusive=user"},
+		{js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"}, {js.Signal != nil, "--signal"},
+		{js.GetUserEnv, "--get-user-env"},
 		// Site options that change placement: salloc does not check them against the nodes'
 		// shapes as sbatch does (the ones that only travel in the environment are accepted).
 		{js.Site.Hint != "", "--hint"}, {js.Site.NTasksPerCore != jobspec.NoVal, "--ntasks-per-core"},

@@ -14,14 +14,16 @@ import (
 func TestRefuseUnhonoured(t *testing.T) {
 	const osYes = "--oversubscribe in a partition with OverSubscribe=YES"
 	cases := []struct {
-		args    []string
-		env     []string
-		script  string
-		parts   []*conf.Partition // slurm.conf's partitions; nil = one default with OverSubscribe=NO
-		refused string            // the option named in the error; "" = accepted
+		args     []string
+		env      []string
+		script   string
+		parts    []*conf.Partition // slurm.conf's partitions; nil = one default with OverSubscribe=NO
+		licenses string            // slurm.conf's Licenses
+		refused  string            // the option named in the error; "" = accepted
 	}{
-		{args: []string{"-L", "matlab"}, refused: "--licenses"},
-		{script: "#SBATCH --reservation=maint\n", refused: "--reservation"},
+		{args: []string{"-L", "matlab"}, licenses: "matlab:2", refused: "--licenses"},
+		{args: []string{"-L", "matlab"}},          // the controller refuses it as Slurm does
+		{script: "#SBATCH --reservation=maint\n"}, // and the reservation
 		{args: []string{"--exclusive=user"}, refused: "--exclusive=user"},
 		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
 		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}}, refused: osYes},
@@ -60,7 +62,7 @@ func TestRefuseUnhonoured(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v %v: parse: %v", tc.args, tc.env, err)
 		}
-		cfg := &conf.Config{Partitions: tc.parts}
+		cfg := &conf.Config{Partitions: tc.parts, Licenses: tc.licenses}
 		if tc.parts == nil {
 			cfg.Partitions = []*conf.Partition{{Name: "debug", Default: true, OverSubscribe: "NO"}}
 		}

@@ -187,7 +187,12 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	// Slurm's srun says the job is queued when its allocation was not started at once.
+	// Slurm's srun says the job is queued when its allocation was not started at once,
+	// after the reason its allocate RPC gave, if any.
+	s.jobID = rep.JobID // a signal while waiting gives this job back
+	if rep.PendingMsg != "" {
+		fmt.Fprintf(s.stderr, "srun: %s\n", rep.PendingMsg)
+	}
 	said := !rep.Started
 	if said {
 		fmt.Fprintf(s.stderr, "srun: job %d queued and waiting for resources\n", rep.JobID)
@@ -214,6 +219,8 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 		case <-sigs:
 			fmt.Fprintf(s.stderr, "srun: Job allocation %d has been revoked\n", rep.JobID)
 			s.release(ctx, 1<<8)
+			// The controller's word that the job ended, as Slurm's srun prints it.
+			fmt.Fprintf(s.stderr, "srun: Force Terminated JobId=%d\n", rep.JobID)
 			return 0, 1
 		case <-time.After(100 * time.Millisecond):
 		}
@@ -426,8 +433,21 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host, AllocSID: cmdclient.SessionID(),
 		Environment: os.Environ(), MaxNodes: wire.NoVal,
 	}
-	if o.spec != nil {
-		d.NoKill = o.spec.NoKill
+	if js := o.spec; js != nil {
+		d.NoKill = js.NoKill
+		d.Account, d.QOS, d.Reservation, d.WCKey, d.Comment = js.Account, js.QOS, js.Reservation, js.WCKey, js.Comment
+		d.Nice, d.MailType, d.MailUser = js.Nice, js.MailType, js.MailUser
+		d.Dependency, d.KillInvalid, d.Hold = js.Dependency, int32(js.KillInvalidDep), js.Hold
+		d.ExcNodes, d.Constraint, d.Licenses, d.TimeMin = js.Exclude, js.Constraint, js.Licenses, js.TimeMin
+		if js.Requeue >= 0 {
+			d.Requeue = int32(js.Requeue)
+		}
+		if !js.Begin.IsZero() {
+			d.BeginTime = js.Begin.Unix()
+		}
+		if !js.Deadline.IsZero() {
+			d.Deadline = js.Deadline.Unix()
+		}
 	}
 	if o.spec != nil && o.spec.Exclusive == jobspec.SharedNone {
 		d.Shared = int32(jobspec.SharedNone) // --exclusive: whole nodes for the job

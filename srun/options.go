@@ -86,19 +86,24 @@ func parseArgs(args []string, env []string) (*options, error) {
 }
 
 // refuseUnhonoured refuses options the shared table implements for sbatch but Orbit's srun
-// does not honour yet, so none is silently ignored.
+// does not honour yet, so none is silently ignored. The job-level ones pass to the
+// allocation srun makes (jobDesc); for a step inside an allocation they are refused.
 func refuseUnhonoured(js *jobspec.JobSpec) error {
+	inAlloc := js.JobID != ""
 	for _, c := range []struct {
 		given bool
 		name  string
 	}{
-		{js.Dependency != "", "--dependency"},
-		{!js.Begin.IsZero(), "--begin"}, {!js.Deadline.IsZero(), "--deadline"}, {js.Hold, "--hold"},
+		{js.Dependency != "" && inAlloc, "--dependency inside an allocation"},
+		{!js.Begin.IsZero() && inAlloc, "--begin inside an allocation"},
+		{!js.Deadline.IsZero() && inAlloc, "--deadline inside an allocation"},
+		{js.Hold && inAlloc, "--hold inside an allocation"},
 		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		{js.Exclusive == jobspec.SharedOK && js.JobID == "", "--oversubscribe outside an allocation"},
 		{js.Signal != nil, "--signal"},
-		{js.Licenses != "", "--licenses"}, {js.Exclude != "", "--exclude"},
-		{js.Constraint != "", "--constraint"},
+		{js.Licenses != "" && inAlloc, "--licenses inside an allocation"},
+		{js.Exclude != "" && inAlloc, "--exclude inside an allocation"},
+		{js.Constraint != "" && inAlloc, "--constraint inside an allocation"},
 	} {
 		if c.given {
 			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}

@@ -18,6 +18,10 @@ type AllocateJobReply struct {
 	// a top-priority job at once, and srun and salloc say the job is queued only when it
 	// was not started.
 	Started bool `codec:"started"`
+	// PendingMsg, for an allocation left pending, is the text of the errno Slurm's allocate
+	// RPC answers with (ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE when a partition limit
+	// holds it); srun and salloc print it before they say the job is queued.
+	PendingMsg string `codec:"pending_msg"`
 }
 
 // JobAllocInfoRequest asks for the allocation of one job (Slurm's

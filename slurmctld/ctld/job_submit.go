@@ -109,6 +109,12 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 	}
 	part := t.parts[strings.TrimSpace(names[0])]
+	if err := c.checkResvLicenses(d); err != nil { // job_submit_checks.go
+		return nil, err
+	}
+	if err := t.checkFeatures(d.Constraint); err != nil {
+		return nil, err
+	}
 
 	j := &jobRecord{
 		UserID:     id.UID,
@@ -157,8 +163,8 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 			return nil, slurmErr(errnoInvalidNodeName)
 		}
 		for _, n := range exc {
-			if t.nodes[n] == nil {
-				return nil, slurmErr(errnoInvalidNodeName)
+			if t.nodes[n] == nil || reqHas(d.ReqNodes, n) {
+				return nil, slurmErr(errnoInvalidNodeName) // unknown, or also requested
 			}
 		}
 	}
@@ -227,6 +233,11 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	}
 	if err := checkDependency(d.Dependency); err != nil {
 		return nil, err
+	}
+	if !d.Hold && t.fitsEver(j, part) {
+		if err := t.placeableEver(j, part); err != nil { // job_submit_checks.go
+			return nil, err
+		}
 	}
 	if memRefused {
 		if j.ArrayPending != nil {

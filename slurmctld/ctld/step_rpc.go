@@ -85,12 +85,19 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	// Slurm would have started before handling this one, has started by then too.
 	c.awaitCycle(ctx, allocCycleWait)
 	c.mu.RLock()
-	started := false
+	rep := &wire.AllocateJobReply{JobID: j.JobID}
 	if cur := c.t.jobs[j.JobID]; cur != nil && cur.state().IsRunning() {
-		started = c.t.topPriority(cur, c.now().Unix())
+		// A job with a deadline is never started by the allocate RPC itself (Slurm's
+		// job_allocate leaves it to the scheduler).
+		rep.Started = c.t.topPriority(cur, c.now().Unix()) && cur.Desc.Deadline == 0
+	} else if cur != nil {
+		switch states.Reason(cur.Reason) {
+		case states.WaitPartNodeLimit, states.WaitPartTimeLimit, states.WaitPartConfig:
+			rep.PendingMsg = errnoTexts[errnoPartConfigUnavail]
+		}
 	}
 	c.mu.RUnlock()
-	return &wire.AllocateJobReply{JobID: j.JobID, Started: started}, nil
+	return rep, nil
 }
 
 // allocCycleWait bounds how long an allocation request waits for the scheduling cycle that

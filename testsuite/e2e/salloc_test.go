@@ -138,7 +138,7 @@ func TestSalloc(t *testing.T) {
 		err := cmd.Wait()
 		text := stderr.String()
 		m := regexp.MustCompile(`salloc: Pending job allocation (\d+)\nsalloc: job (\d+) queued and waiting for resources\n` +
-			`salloc: Job aborted due to signal\nsalloc: Job allocation (\d+) has been revoked.\n$`).FindStringSubmatch(text)
+			`salloc: Job allocation (\d+) has been revoked.\nsalloc: Job aborted due to signal\n$`).FindStringSubmatch(text)
 		if m == nil || m[1] != m[2] || m[1] != m[3] {
 			t.Fatalf("stderr %q, want Slurm's pending/aborted lines", text)
 		}

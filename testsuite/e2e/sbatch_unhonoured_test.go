@@ -14,25 +14,28 @@ import (
 
 // TestSbatchUnhonoured: sbatch refuses an option Orbit does not honour (issue 3) with a
 // message naming it and exit 1, from the command line, #SBATCH or the environment, and
-// submits nothing; an honoured option next to it is still accepted and the job runs.
+// submits nothing; an honoured option next to it is still accepted and the job runs. A
+// reservation, which Orbit does not have, gets the controller's answer for an unknown one,
+// as Slurm gives it (the text recorded from the reference).
 func TestSbatchUnhonoured(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, MinJobAge: 300})
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, MinJobAge: 300, ExtraConf: "Licenses=matlab:2\n"})
 	script := filepath.Join(c.WorkDir, "resv.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\n#SBATCH --reservation=maint\ntrue\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	const badResv = "sbatch: error: Batch job submission failed: Requested reservation is invalid\n"
 	for _, tc := range []struct {
-		env    []string
-		args   []string
-		option string
+		env  []string
+		args []string
+		want string // stderr
 	}{
-		{nil, []string{"-J", "unh_lic", "-L", "matlab", "--wrap", "true"}, "--licenses"},
-		{[]string{"SBATCH_RESERVATION=maint"}, []string{"-J", "unh_env", "--wrap", "true"}, "--reservation"},
-		{nil, []string{"-J", "unh_resv", script}, "--reservation"},
-		{nil, []string{"-J", "unh_user", "--exclusive=user", "--wrap", "true"}, "--exclusive=user"},
+		{nil, []string{"-J", "unh_lic", "-L", "matlab", "--wrap", "true"}, "sbatch: error: --licenses is not supported by Orbit's sbatch yet\n"},
+		{[]string{"SBATCH_RESERVATION=maint"}, []string{"-J", "unh_env", "--wrap", "true"}, badResv},
+		{nil, []string{"-J", "unh_resv", script}, badResv},
+		{nil, []string{"-J", "unh_user", "--exclusive=user", "--wrap", "true"}, "sbatch: error: --exclusive=user is not supported by Orbit's sbatch yet\n"},
 	} {
 		out, errOut, code := c.RunEnv(t, tc.env, "sbatch", tc.args...)
-		want := "sbatch: error: " + tc.option + " is not supported by Orbit's sbatch yet\n"
+		want := tc.want
 		if code != 1 || out != "" || errOut != want {
 			t.Errorf("sbatch %v (env %v): exit %d, stdout %q, stderr %q; want exit 1, stderr %q", tc.args, tc.env, code, out, errOut, want)
 		}

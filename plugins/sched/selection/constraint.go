@@ -72,6 +72,20 @@ func checkFeature(f, whole string) error {
 	return nil
 }
 
+// MatchesSome says whether a node with these features satisfies c with some alternative of
+// its matching OR (or without one): whether it can be part of some job's selection.
+func (c Constraint) MatchesSome(features []string) bool {
+	if c.Match == nil {
+		return c.matches(features, "")
+	}
+	for _, alt := range c.Match {
+		if c.matches(features, alt) {
+			return true
+		}
+	}
+	return false
+}
+
 // matches says whether a node with these features satisfies c, with alt the matching-OR
 // alternative chosen ("" when c has none).
 func (c Constraint) matches(features []string, alt string) bool {

@@ -1,0 +1,110 @@
+package ctld
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
+)
+
+// Reservations, licenses and features checked at submit. Orbit has no advance reservations yet and counts no licenses,
+// so a job naming a reservation gets Slurm's answer for one that does not exist, and a
+// license request Slurm's answer on a cluster whose slurm.conf configures none. Where
+// slurm.conf does configure Licenses, the request is refused by name: granting it without
+// counting would not be what Slurm does.
+
+const (
+	errnoInvalidLicenses    = 2048 // ESLURM_INVALID_LICENSES
+	errnoReservationInvalid = 2053 // ESLURM_RESERVATION_INVALID
+)
+
+func init() {
+	errnoTexts[errnoInvalidLicenses] = "Invalid license specification"
+	errnoTexts[errnoReservationInvalid] = "Requested reservation is invalid"
+}
+
+// checkResvLicenses refuses a job's --reservation and --licenses as described above.
+func (c *Controller) checkResvLicenses(d *wire.JobDesc) error {
+	if d.Licenses != "" {
+		if c.config().Licenses != "" {
+			return wire.Errorf(wire.ErrnoSlurmError, "--licenses is not supported by Orbit yet")
+		}
+		return slurmErr(errnoInvalidLicenses)
+	}
+	if d.Reservation != "" {
+		return slurmErr(errnoReservationInvalid)
+	}
+	return nil
+}
+
+const errnoInvalidFeature = 2029 // ESLURM_INVALID_FEATURE
+
+func init() { errnoTexts[errnoInvalidFeature] = "Invalid feature specification" }
+
+// checkFeatures refuses a --constraint that does not parse, or that names a feature no node
+// of the cluster has, as Slurm's _valid_feature_list does at submit.
+func (t *tables) checkFeatures(constraint string) error {
+	if strings.TrimSpace(constraint) == "" {
+		return nil
+	}
+	c, err := selection.ParseConstraint(constraint)
+	if err != nil {
+		return slurmErr(errnoInvalidFeature)
+	}
+	names := slices.Clone(c.Match)
+	for _, and := range c.Any {
+		names = append(names, and...)
+	}
+	for _, f := range names {
+		found := false
+		for _, n := range t.nodes {
+			if slices.Contains(n.conf.Features, f) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return slurmErr(errnoInvalidFeature)
+		}
+	}
+	return nil
+}
+
+// reqHas says whether the --nodelist expression names node.
+func reqHas(reqNodes, node string) bool {
+	if reqNodes == "" {
+		return false
+	}
+	req, err := hostlist.Expand(reqNodes)
+	return err == nil && slices.Contains(req, node)
+}
+
+// placeableEver is the test Slurm's job_allocate makes of a new job that is not held and
+// that its partition's limits allow: were every node idle, could a selection place it? A
+// job needing more CPUs on one node than any node has is refused with Slurm's "CPU count per
+// node can not be satisfied", and one with fewer nodes left than it needs (after --exclude
+// and --constraint) with "Requested node configuration is not available".
+func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
+	if perNode := j.CPUsPerTask * max(j.TasksPerNod, 1); perNode > p.maxNodeCPUs {
+		e := slurmErr(errnoNodeConfigUnavail)
+		e.UserMsg = "CPU count per node can not be satisfied"
+		return e
+	}
+	var exc []string
+	if j.Desc.ExcNodes != "" {
+		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
+	}
+	c, _ := selection.ParseConstraint(j.Desc.Constraint) // checked before (checkFeatures)
+	var n uint32
+	for _, name := range p.nodes {
+		if !slices.Contains(exc, name) && c.MatchesSome(t.nodes[name].conf.Features) {
+			n++
+		}
+	}
+	if n < j.MinNodes {
+		return slurmErr(errnoNodeConfigUnavail)
+	}
+	return nil
+}
