@@ -106,6 +106,5 @@ func (c *cli) showAliases(_ string, val *string, _ []string) {
 	}
 }
 
-
 // printf writes to scontrol's stdout.
 func (c *cli) printf(format string, a ...any) { fmt.Fprintf(c.stdout, format, a...) }
