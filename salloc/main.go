@@ -102,6 +102,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "salloc", err)
 	}
+	if msg, code := compatopts.CheckUnmodelledGPU("salloc", js, c.Conf.GresTypes); code != 0 {
+		io.WriteString(stderr, msg)
+		return code
+	}
 	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
 		fmt.Fprintf(stderr, "salloc: error: %s\n", jobspec.ErrInvalidGres)
 		return codes.errorExit

@@ -74,6 +74,10 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "sbatch", err)
 	}
+	if msg, code := options.CheckUnmodelledGPU("sbatch", js, c.Conf.GresTypes); code != 0 {
+		io.WriteString(stderr, msg)
+		return code
+	}
 	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
 		fmt.Fprintf(stderr, "sbatch: error: %s\n", jobspec.ErrInvalidGres)
 		return 1 // nothing was sent to the controller

@@ -91,6 +91,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmdclient.Fatal(stderr, "srun", err)
 	}
 	if o.spec != nil {
+		if msg, code := compatopts.CheckUnmodelledGPU("srun", o.spec, c.Conf.GresTypes); code != 0 {
+			io.WriteString(stderr, msg)
+			return code
+		}
 		if err := jobspec.CheckGres(o.spec.Gres, c.Conf.GresTypes); err != nil {
 			fmt.Fprintf(stderr, "srun: error: %s\n", jobspec.ErrInvalidGres)
 			return 1

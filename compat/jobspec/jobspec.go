@@ -146,6 +146,10 @@ type JobSpec struct {
 	// GRES (gres.conf Cores=) there is nothing for either to change.
 	GresFlags string
 
+	// UnmodelledGPU lists the GPU options given that Orbit does not model (--gpus,
+	// --gpus-per-task, ...; options.CheckUnmodelledGPU).
+	UnmodelledGPU []string
+
 	// Site is the node-shape, binding, frequency and profiling options (siteopts.go).
 	Site SiteOptions
 

@@ -49,6 +49,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Licenses = val
 	case "gres", "gpus-per-node":
 		a.applyGpus(o.ID, val) // gpu.go
+	case "gpus", "gpus-per-task", "gpus-per-socket", "cpus-per-gpu", "mem-per-gpu", "ntasks-per-gpu":
+		a.unmodelledGPU(o.ID) // gpu.go
 	case "mail-user":
 		js.MailUser = val
 	case "partition":

@@ -59,3 +59,24 @@ func TestGpuOptionsRefused(t *testing.T) {
 		t.Errorf("SBATCH_GPUS=2: error %v, want a refusal naming it", err)
 	}
 }
+
+// TestCheckUnmodelledGPU: on a cluster without a gpu GRES the GPU options Orbit does not
+// model get Slurm's invalid-GRES refusal; with one, Orbit's refusal by name.
+func TestCheckUnmodelledGPU(t *testing.T) {
+	js, err := ParseSbatch([]string{"sbatch", "--gpus-per-task=1", "--ntasks-per-gpu=2", "s.sh"}, nil, []byte(okScript), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg, code := CheckUnmodelledGPU("sbatch", js, "gpu,mps"); code != 1 || msg != "sbatch: error: --gpus-per-task is not supported by Orbit yet\n" {
+		t.Errorf("with gpu in GresTypes: %d %q", code, msg)
+	}
+	want := "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n" +
+		"sbatch: error: Invalid generic resource (gres) specification\n"
+	if msg, code := CheckUnmodelledGPU("sbatch", js, ""); code != 1 || msg != want {
+		t.Errorf("without GresTypes: %d %q", code, msg)
+	}
+	plain, _ := ParseSbatch([]string{"sbatch", "--gpus-per-node=1", "s.sh"}, nil, []byte(okScript), now)
+	if msg, code := CheckUnmodelledGPU("sbatch", plain, ""); code != 0 || msg != "" {
+		t.Errorf("--gpus-per-node alone: %d %q", code, msg)
+	}
+}
