@@ -105,8 +105,9 @@ func scriptArgs(js *jobspec.JobSpec) []string {
 
 // layoutEnv is what sbatch's set_envs adds to the job's environment after --export is
 // applied, so a job sees its own request even with --export=NONE: SLURM_CPUS_PER_TASK for
-// -c, SLURM_NTASKS and SLURM_NPROCS for -n, SLURM_NTASKS_PER_NODE for --ntasks-per-node
-// (the other variables of set_envs belong to options Orbit refuses). Only options given
+// -c, SLURM_NTASKS and SLURM_NPROCS for -n, SLURM_NTASKS_PER_NODE for --ntasks-per-node,
+// SLURM_OPEN_MODE for --open-mode, SLURM_JOB_DEPENDENCY for --dependency as given (the other
+// variables of set_envs belong to options Orbit refuses). Only options given
 // count: a task count the controller derives reaches the job from the node, not from here.
 func layoutEnv(js *jobspec.JobSpec) []string {
 	var env []string
@@ -119,6 +120,15 @@ func layoutEnv(js *jobspec.JobSpec) []string {
 	}
 	if js.NTasksPerNode != jobspec.NoVal {
 		env = append(env, "SLURM_NTASKS_PER_NODE="+u(js.NTasksPerNode))
+	}
+	switch js.OpenMode {
+	case jobspec.OpenModeAppend:
+		env = append(env, "SLURM_OPEN_MODE=a")
+	case jobspec.OpenModeTruncate:
+		env = append(env, "SLURM_OPEN_MODE=t")
+	}
+	if js.Dependency != "" {
+		env = append(env, "SLURM_JOB_DEPENDENCY="+js.Dependency)
 	}
 	return append(env, siteLayoutEnv(js)...) // siteopts_env.go
 }

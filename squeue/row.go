@@ -48,7 +48,7 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		NumNodes:       j.NumNodes,
 		NumCPUs:        j.NumCPUs,
 		NumTasks:       j.NumTasks,
-		MinCPUs:        j.NumCPUs,
+		MinCPUs:        j.MinCPUsNode,
 		MaxCPUs:        j.NumCPUs,
 		MaxNodes:       j.MaxNodes,
 		CPUsPerTask:    u16(j.CPUsPerTask),

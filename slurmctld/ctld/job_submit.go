@@ -234,6 +234,12 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := checkDependency(d.Dependency); err != nil {
 		return nil, err
 	}
+	if j.Priority != 0 && d.Dependency != "" {
+		// Slurm's job_independent runs at submit: squeue shows the wait at once.
+		if r, _ := t.dependency(j, now); r != states.WaitNoReason {
+			j.Reason = uint32(r)
+		}
+	}
 	if !d.Hold && t.fitsEver(j, part) {
 		if err := t.placeableEver(j, part); err != nil { // job_submit_checks.go
 			return nil, err
