@@ -299,6 +299,11 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	defer func() {
 		s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
 	}()
+	if o.spec.Pty {
+		if code := checkPty(s.stderr); code != 0 { // pty.go
+			return code
+		}
+	}
 	if len(step.Nodes) == 0 || len(step.Tasks) != len(step.Nodes) || len(step.Addrs) != len(step.Nodes) ||
 		len(step.CPUsOnNode) != len(step.Nodes) {
 		fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: malformed reply\n", s.jobID)

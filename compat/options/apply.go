@@ -274,6 +274,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		if _, err := parseInt(a.cmd, "--msg-timeout", val); err != nil {
 			return err
 		}
+	case "pty":
+		js.Pty = true
 	case "preserve-env":
 		js.PreserveEnv = true
 	case "relative":

@@ -148,7 +148,7 @@ var Table = []Option{
 	{ID: "profile", Name: "profile", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "prolog", Name: "prolog", Arg: ArgRequired, Cmds: Srun},
 	{ID: "propagate", Name: "propagate", Arg: ArgOptional, Cmds: Sbatch | Srun, Implemented: true},
-	{ID: "pty", Name: "pty", Arg: ArgNone, Cmds: Srun},
+	{ID: "pty", Name: "pty", Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "qos", Name: "qos", Short: 'q', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "quiet", Name: "quiet", Short: 'Q', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Early: true, Implemented: true},
 	{ID: "quit-on-interrupt", Name: "quit-on-interrupt", Arg: ArgNone, Cmds: Srun, Implemented: true},
