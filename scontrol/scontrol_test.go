@@ -52,8 +52,8 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 		args []string
 		name string
 	}{
-		{[]string{"show", "d"}, "show daemons"},
-		{[]string{"show", "reservation"}, "show reservations"},
+		{[]string{"show", "slurmd"}, "show slurmd"},
+		{[]string{"show", "assoc_mgr"}, "show assoc_mgr"},
 		{[]string{"token"}, `"token"`},
 		{[]string{"setdebug", "info"}, `"setdebug"`},
 		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},

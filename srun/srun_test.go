@@ -98,16 +98,20 @@ func TestParseArgs_Memory(t *testing.T) {
 
 func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 	// The shared table implements these for sbatch; srun must refuse them by name, never
-	// ignore them, and so must it refuse options Orbit implements nowhere yet.
+	// ignore them, and so must it refuse options Orbit implements nowhere yet. The job's
+	// options pass to the allocation srun makes; inside one (SLURM_JOB_ID) they are refused.
+	inAlloc := []string{"SLURM_JOB_ID=7"}
 	for _, c := range []struct {
 		args []string
+		env  []string
 		want string
 	}{
-		{[]string{"--dependency=afterok:1", "true"}, "srun: error: --dependency is not supported by Orbit's srun yet\n"},
-		{[]string{"--constraint=ib", "true"}, "srun: error: --constraint is not supported by Orbit's srun yet\n"},
-		{[]string{"--bcast", "true"}, "srun: error: --bcast is not supported by Orbit yet\n"},
+		{[]string{"--dependency=afterok:1", "true"}, inAlloc, "srun: error: --dependency inside an allocation is not supported by Orbit's srun yet\n"},
+		{[]string{"--constraint=ib", "true"}, inAlloc, "srun: error: --constraint inside an allocation is not supported by Orbit's srun yet\n"},
+		{[]string{"--bcast", "true"}, nil, "srun: error: --bcast is not supported by Orbit yet\n"},
+		{[]string{"--signal=USR1@10", "true"}, nil, "srun: error: --signal is not supported by Orbit's srun yet\n"},
 	} {
-		_, err := parseArgs(c.args, nil)
+		_, err := parseArgs(c.args, c.env)
 		var perr *compatopts.Error
 		if !errors.As(err, &perr) || perr.Stderr != c.want || perr.ExitCode != 1 {
 			t.Errorf("%q: %v, want %q exit 1", c.args, err, c.want)
