@@ -86,6 +86,7 @@ type JobSpec struct {
 	MaxNodes       uint32 // 0 = no maximum
 	NodesSet       bool
 	NodesByCLI     bool   // -N came from the command line, not SLURM_JOB_NUM_NODES (srun -r's message)
+	NodeFile       string // -F/--nodefile: read into NodeList once every option is in
 	NTasks         uint32 // NoVal when unset
 	NTasksPerNode  uint32 // NoVal when unset
 	CPUsPerTask    uint32 // NoVal when unset

@@ -56,6 +56,9 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 		return nil, failure(cmd, gerr)
 	}
 	js.Argv = append([]string(nil), argv[optind:]...)
+	if err := a.resolveNodeFile(); err != nil { // nodefile.go
+		return nil, err
+	}
 	if err := a.memoryExclusive(); err != nil {
 		return nil, err
 	}

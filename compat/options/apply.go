@@ -67,6 +67,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Exclude = val
 	case "nodelist":
 		js.NodeList = val
+	case "nodefile":
+		js.NodeFile = val // resolved after every option (nodefile.go)
 	case "dependency":
 		js.Dependency = val
 	case "export":

@@ -40,11 +40,11 @@ func TestGpusPerNode(t *testing.T) {
 	}
 }
 
-// TestGpuOptionsRefused: the GPU options Orbit does not model are refused by name, by every
-// command and from the environment, never silently dropped.
+// TestGpuOptionsRefused: --gpu-bind and --gpu-freq are refused by name, by every command
+// and from the environment; the GPU counts Orbit does not model are parsed and listed for
+// the commands' check against GresTypes (CheckUnmodelledGPU), never silently dropped.
 func TestGpuOptionsRefused(t *testing.T) {
-	for _, opt := range []string{"--gpus=2", "-G2", "--gpus-per-task=1", "--gpus-per-socket=1", "--cpus-per-gpu=2",
-		"--mem-per-gpu=1G", "--ntasks-per-gpu=1", "--gpu-bind=closest", "--gpu-freq=high"} {
+	for _, opt := range []string{"--gpu-bind=closest", "--gpu-freq=high"} {
 		_, err := ParseSbatch([]string{"sbatch", opt, "s.sh"}, nil, []byte(okScript), now)
 		if err == nil || !strings.Contains(err.Error(), "is not supported by Orbit yet") {
 			t.Errorf("sbatch %s: error %v, want a refusal by name", opt, err)
@@ -54,9 +54,21 @@ func TestGpuOptionsRefused(t *testing.T) {
 			t.Errorf("srun %s: error %v, want a refusal by name", opt, err)
 		}
 	}
-	_, err := ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_GPUS=2"}, []byte(okScript), now)
-	if err == nil || !strings.Contains(err.Error(), "SBATCH_GPUS (--gpus) is not supported by Orbit yet") {
-		t.Errorf("SBATCH_GPUS=2: error %v, want a refusal naming it", err)
+	for opt, name := range map[string]string{"--gpus=2": "--gpus", "-G2": "--gpus", "--gpus-per-task=1": "--gpus-per-task",
+		"--gpus-per-socket=1": "--gpus-per-socket", "--cpus-per-gpu=2": "--cpus-per-gpu", "--mem-per-gpu=1G": "--mem-per-gpu",
+		"--ntasks-per-gpu=1": "--ntasks-per-gpu"} {
+		js, err := ParseSbatch([]string{"sbatch", opt, "s.sh"}, nil, []byte(okScript), now)
+		if err != nil || len(js.UnmodelledGPU) != 1 || js.UnmodelledGPU[0] != name {
+			t.Errorf("sbatch %s: %v, unmodelled %v; want [%s]", opt, err, js, name)
+		}
+		js, err = ParseSrun([]string{"srun", opt, "true"}, nil, "/tmp", now)
+		if err != nil || len(js.UnmodelledGPU) != 1 || js.UnmodelledGPU[0] != name {
+			t.Errorf("srun %s: %v; want [%s]", opt, err, name)
+		}
+	}
+	js, err := ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_GPUS=2"}, []byte(okScript), now)
+	if err != nil || len(js.UnmodelledGPU) != 1 {
+		t.Errorf("SBATCH_GPUS=2: %v, want --gpus listed", err)
 	}
 }
 

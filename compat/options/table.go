@@ -124,7 +124,7 @@ var Table = []Option{
 	{ID: "no-kill", Name: "no-kill", Short: 'k', Arg: ArgOptional, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "no-shell", Name: "no-shell", Arg: ArgNone, Cmds: Salloc, Implemented: true},
 	{ID: "no-requeue", Name: "no-requeue", Arg: ArgNone, Cmds: Sbatch, Implemented: true},
-	{ID: "nodefile", Name: "nodefile", Short: 'F', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
+	{ID: "nodefile", Name: "nodefile", Short: 'F', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "nodelist", Name: "nodelist", Short: 'w', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "nodes", Name: "nodes", Short: 'N', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "ntasks", Name: "ntasks", Short: 'n', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},

@@ -12,6 +12,9 @@ import (
 // _opt_verify), then the spec's own Validate.
 func (a *applier) verifySbatch(scriptArgs []string) error {
 	js := a.js
+	if err := a.resolveNodeFile(); err != nil { // nodefile.go
+		return err
+	}
 	if err := a.memoryExclusive(); err != nil {
 		return err
 	}
