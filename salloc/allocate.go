@@ -41,6 +41,9 @@ func (s *session) jobDesc() wire.JobDesc {
 	if js.Exclusive == jobspec.SharedNone {
 		d.Shared = int32(jobspec.SharedNone)
 	}
+	if js.MinCPUs != jobspec.NoVal {
+		d.MinCPUs = js.MinCPUs
+	}
 	if !js.Deadline.IsZero() {
 		d.Deadline = js.Deadline.Unix()
 	}

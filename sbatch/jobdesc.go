@@ -40,6 +40,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		TimeMin:       js.TimeMin,
 		Hold:          js.Hold,
 		NoKill:        js.NoKill,
+		MinCPUs:       minCPUs(js),
 		Shared:        int32(js.Exclusive),
 		Requeue:       int32(js.Requeue),
 		Nice:          js.Nice,
@@ -131,6 +132,14 @@ func layoutEnv(js *jobspec.JobSpec) []string {
 		env = append(env, "SLURM_JOB_DEPENDENCY="+js.Dependency)
 	}
 	return append(env, siteLayoutEnv(js)...) // siteopts_env.go
+}
+
+// minCPUs is --mincpus for the wire (0 when not given).
+func minCPUs(js *jobspec.JobSpec) uint32 {
+	if js.MinCPUs == jobspec.NoVal {
+		return 0
+	}
+	return js.MinCPUs
 }
 
 // submitHost is the short host name sbatch reports as SLURM_SUBMIT_HOST.

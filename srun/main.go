@@ -448,6 +448,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		d.Nice, d.MailType, d.MailUser = js.Nice, js.MailType, js.MailUser
 		d.Dependency, d.KillInvalid, d.Hold = js.Dependency, int32(js.KillInvalidDep), js.Hold
 		d.ExcNodes, d.Constraint, d.Licenses, d.TimeMin = js.Exclude, js.Constraint, js.Licenses, js.TimeMin
+		if js.MinCPUs != jobspec.NoVal {
+			d.MinCPUs = js.MinCPUs
+		}
 		if js.Requeue >= 0 {
 			d.Requeue = int32(js.Requeue)
 		}

@@ -98,6 +98,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{!js.Begin.IsZero() && inAlloc, "--begin inside an allocation"},
 		{!js.Deadline.IsZero() && inAlloc, "--deadline inside an allocation"},
 		{js.Hold && inAlloc, "--hold inside an allocation"},
+		{js.MinCPUs != jobspec.NoVal && inAlloc, "--mincpus inside an allocation"},
 		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		{js.Exclusive == jobspec.SharedOK && js.JobID == "", "--oversubscribe outside an allocation"},
 		{js.Signal != nil, "--signal"},

@@ -87,6 +87,7 @@ type JobSpec struct {
 	NodesSet       bool
 	NodesByCLI     bool   // -N came from the command line, not SLURM_JOB_NUM_NODES (srun -r's message)
 	NodeFile       string // -F/--nodefile: read into NodeList once every option is in
+	MinCPUs        uint32 // --mincpus: CPUs the job needs on each node; NoVal when unset
 	NTasks         uint32 // NoVal when unset
 	NTasksPerNode  uint32 // NoVal when unset
 	CPUsPerTask    uint32 // NoVal when unset
@@ -233,6 +234,7 @@ func New(cmd Command) *JobSpec {
 		TimeMin:          NoVal,
 		WaitAllNodes:     NoVal,
 		Relative:         NoVal,
+		MinCPUs:          NoVal,
 		Requeue:          -1,
 		Priority:         NoVal,
 		MinNodesInvasive: NoVal,

@@ -67,6 +67,12 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Exclude = val
 	case "nodelist":
 		js.NodeList = val
+	case "mincpus":
+		n, err := parseInt(a.cmd, "--mincpus", val)
+		if err != nil {
+			return err
+		}
+		js.MinCPUs = n
 	case "nodefile":
 		js.NodeFile = val // resolved after every option (nodefile.go)
 	case "dependency":

@@ -113,7 +113,7 @@ var Table = []Option{
 	{ID: "mem-bind", Name: "mem-bind", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "mem-per-cpu", Name: "mem-per-cpu", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "mem-per-gpu", Name: "mem-per-gpu", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
-	{ID: "mincpus", Name: "mincpus", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
+	{ID: "mincpus", Name: "mincpus", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "mpi", Name: "mpi", Arg: ArgRequired, Cmds: Srun, Implemented: true},
 	{ID: "msg-timeout", Name: "msg-timeout", Arg: ArgRequired, Cmds: Srun, Implemented: true},
 	{ID: "multi-prog", Name: "multi-prog", Arg: ArgNone, Cmds: Srun, Implemented: true},

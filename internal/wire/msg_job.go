@@ -65,6 +65,8 @@ type JobDesc struct {
 	SubmitLine    string   `codec:"submit_line"`
 	SubmitHost    string   `codec:"submit_host"`
 	Command       string   `codec:"command"` // the script path as named ("" for stdin/--wrap)
+	// MinCPUs is --mincpus: the CPUs the job needs on each of its nodes (0 = none given).
+	MinCPUs uint32 `codec:"min_cpus"`
 	// NoKill (--no-kill) keeps the job running when a node other than its batch host fails.
 	NoKill bool `codec:"no_kill"`
 	// AllocSID is the submitting command's session id (getsid), scontrol's AllocNode:Sid.

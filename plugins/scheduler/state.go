@@ -44,6 +44,7 @@ type Job struct {
 	NumTasks     uint32   `codec:"num_tasks"`
 	CPUsPerTask  uint32   `codec:"cpus_per_task"`
 	TasksPerNode uint32   `codec:"ntasks_per_node"` // 0 = not given
+	MinCPUs      uint32   `codec:"min_cpus"`        // --mincpus: CPUs needed on each node, 0 = not given
 	Exclusive    bool     `codec:"exclusive"`
 	MemPerNode   uint64   `codec:"mem_per_node"` // MiB, 0 = none
 	MemPerCPU    uint64   `codec:"mem_per_cpu"`  // MiB, 0 = none

@@ -16,7 +16,7 @@ import (
 func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
 	s := j.state()
 	info.Features = j.Desc.Constraint
-	info.MinCPUsNode = max(j.CPUsPerTask*max(j.TasksPerNod, 1), 1)
+	info.MinCPUsNode = j.minCPUsPerNode()
 	info.SuspendTime = j.SuspendTime
 	info.PreSusTime = j.PreSusTime
 	info.Nice = j.Desc.Nice

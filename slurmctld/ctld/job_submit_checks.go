@@ -87,7 +87,7 @@ func reqHas(reqNodes, node string) bool {
 // node can not be satisfied", and one with fewer nodes left than it needs (after --exclude
 // and --constraint) with "Requested node configuration is not available".
 func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
-	if perNode := j.CPUsPerTask * max(j.TasksPerNod, 1); perNode > p.maxNodeCPUs {
+	if perNode := j.minCPUsPerNode(); perNode > p.maxNodeCPUs {
 		e := slurmErr(errnoNodeConfigUnavail)
 		e.UserMsg = "CPU count per node can not be satisfied"
 		return e

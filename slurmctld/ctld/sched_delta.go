@@ -110,6 +110,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		NumTasks:     j.NumTasks,
 		CPUsPerTask:  j.CPUsPerTask,
 		TasksPerNode: j.TasksPerNod,
+		MinCPUs:      j.Desc.MinCPUs,
 		Exclusive:    j.Exclusive,
 		MemPerNode:   j.MemPerNode,
 		MemPerCPU:    j.MemPerCPU,

@@ -80,9 +80,11 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 			return nil, allocation{}, fmt.Errorf("exclusive job given %d of node %s's %d CPUs", cpus, name, node.cpus())
 		case cpus < cpt:
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than one task's %d", cpus, name, cpt)
+		case cpus < j.Desc.MinCPUs:
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --mincpus=%d", cpus, name, j.Desc.MinCPUs)
 		case node.allocCPUs+cpus > node.cpus():
 			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, cpus, node.cpus())
-		case j.TasksPerNod > 0 && !j.Exclusive && cpus > j.TasksPerNod*cpt:
+		case j.TasksPerNod > 0 && !j.Exclusive && cpus > max(j.TasksPerNod*cpt, j.Desc.MinCPUs):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed --ntasks-per-node=%d", cpus, name, j.TasksPerNod)
 		}
 		if c.trackMem {

@@ -68,6 +68,9 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 			}
 			free = n.cpus()
 		}
+		if free < j.Desc.MinCPUs {
+			return 0, false // --mincpus
+		}
 		c := free / cpt
 		if j.TasksPerNod > 0 {
 			c = min(c, j.TasksPerNod)
@@ -133,7 +136,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	a := allocation{}
 	for i, c := range chosen {
 		a.nodes = append(a.nodes, c.name)
-		cpus := tasks[i] * cpt
+		cpus := max(tasks[i]*cpt, j.Desc.MinCPUs)
 		if j.Exclusive {
 			cpus = t.nodes[c.name].cpus()
 		}

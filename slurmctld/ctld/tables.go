@@ -139,6 +139,12 @@ func (j *jobRecord) batchHost() string {
 	return j.Nodes[0]
 }
 
+// minCPUsPerNode is the CPUs the job needs on each node it runs on (Slurm's pn_min_cpus):
+// one task's CPUs times --ntasks-per-node, at least --mincpus.
+func (j *jobRecord) minCPUsPerNode() uint32 {
+	return max(j.CPUsPerTask*max(j.TasksPerNod, 1), j.Desc.MinCPUs, 1)
+}
+
 func jobKey(id uint32) string { return fmt.Sprintf("%010d", id) }
 
 // nodeRecord is the durable part of a node (kind "node"): what must survive a controller

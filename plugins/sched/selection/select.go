@@ -172,7 +172,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	var a Alloc
 	for i, cd := range chosen {
 		a.Nodes = append(a.Nodes, cd.name)
-		cpus := tasks[i] * cpt
+		cpus := max(tasks[i]*cpt, j.MinCPUs) // --mincpus: at least that many on each node
 		if whole {
 			cpus = p.Node(cd.name).Node.CPUs
 		}

@@ -85,6 +85,9 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 	if mode.CPUs && !whole {
 		free -= min(f.AllocCPUs, free)
 	}
+	if free < j.MinCPUs {
+		return 0, false // --mincpus
+	}
 	n := free / cpt
 	if j.TasksPerNode > 0 {
 		n = min(n, j.TasksPerNode)
