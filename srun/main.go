@@ -139,7 +139,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	s.jobID = uint32(jobID)
-	code := s.runStep(ctx, stdin)
+	code := s.runStepWithScripts(ctx, stdin)
 	if s.allocated {
 		s.release(ctx, code)
 	}
@@ -162,6 +162,9 @@ type session struct {
 	stdout, stderr io.Writer
 	jobID          uint32
 	allocated      bool
+	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
+	// failed (srun_prolog.go).
+	abortLaunch bool
 }
 
 func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error {
@@ -388,8 +391,13 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	common := &wire.LaunchTasks{Cred: step.Cred, JobID: step.JobID, StepID: step.StepID, UserID: env.uid, GroupID: env.gid,
 		Argv: o.argv, WorkDir: wd, IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key,
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
+		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1}
 	launchErr := s.launchStep(ctx, step, common, launches, envs, relay, copts) // launch_fanout.go
+	if s.abortLaunch {
+		fmt.Fprintf(s.stderr, "srun: launch/slurm: launch_p_step_launch: StepId=%d.%d aborted before step completely launched.\n", step.JobID, step.StepID)
+		sigs.abort(ctx)
+	}
 	if launchErr != "" {
 		fmt.Fprintf(s.stderr, "srun: error: Task launch for StepId=%d.%d failed on node %s\n", step.JobID, step.StepID, launchErr)
 	}

@@ -14,19 +14,10 @@ import (
 // on.
 func checkPty(stderr io.Writer) int {
 	if _, err := unix.IoctlGetWinsize(1, unix.TIOCGWINSZ); err != nil {
-		fmt.Fprintf(stderr, "srun: error: ioctl(TIOCGWINSZ): %s\n", errnoText(err))
+		fmt.Fprintf(stderr, "srun: error: ioctl(TIOCGWINSZ): %s\n", strerrorText(err)) // srun_prolog.go
 		fmt.Fprintln(stderr, "srun: error: Not using a pseudo-terminal, disregarding --pty option")
 		return 0
 	}
 	fmt.Fprintln(stderr, "srun: error: --pty on a terminal is not supported by Orbit yet")
 	return 1
-}
-
-// errnoText is strerror's text for err, as Slurm's %m prints it ("Inappropriate ioctl for
-// device").
-func errnoText(err error) string {
-	if e, ok := err.(unix.Errno); ok && e == unix.ENOTTY {
-		return "Inappropriate ioctl for device"
-	}
-	return err.Error()
 }

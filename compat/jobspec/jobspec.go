@@ -185,6 +185,9 @@ type JobSpec struct {
 	// MaxWait (-W/--wait) is how many seconds the other tasks may run on after the first
 	// one ends; 0 = no limit.
 	MaxWait uint32
+	// TaskProlog and TaskEpilog are srun --task-prolog and --task-epilog; Prolog and Epilog
+	// srun --prolog and --epilog.
+	TaskProlog, TaskEpilog, Prolog, Epilog string
 	// Pty is srun --pty: task 0 on a pseudo-terminal (srun/pty.go).
 	Pty bool
 	// MPI is srun --mpi as given ("" = slurm.conf's MpiDefault).

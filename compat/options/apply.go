@@ -282,6 +282,14 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		if _, err := parseInt(a.cmd, "--msg-timeout", val); err != nil {
 			return err
 		}
+	case "prolog":
+		js.Prolog = val
+	case "epilog":
+		js.Epilog = val
+	case "task-prolog":
+		js.TaskProlog = val
+	case "task-epilog":
+		js.TaskEpilog = val
 	case "pty":
 		js.Pty = true
 	case "preserve-env":

@@ -152,6 +152,9 @@ type LaunchTasks struct {
 	// OpenMode is srun --open-mode for the per-task files (compat/jobspec.OpenMode; 0 =
 	// slurm.conf's JobFileAppend decides).
 	OpenMode int32 `codec:"open_mode"`
+	// TaskProlog and TaskEpilog are srun --task-prolog and --task-epilog ("" = none).
+	TaskProlog string `codec:"task_prolog"`
+	TaskEpilog string `codec:"task_epilog"`
 }
 
 // SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or

@@ -191,6 +191,7 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(cfg.KillWait),
 		LogFile: d.opts.LogFile, Debug: d.opts.Debug,
 		AuthType: cfg.AuthType, AuthInfo: cfg.AuthInfo, PropagateRlimits: cfg.PropagateRlimits.Names(),
+		TaskProlog: cfg.TaskProlog, TaskEpilog: cfg.TaskEpilog,
 	}
 	if b.ClusterName == "" {
 		b.ClusterName = m.ClusterName

@@ -253,7 +253,8 @@ func batchSpec(b *stepdlaunch.Batch) (*stepd.StepSpec, error) {
 		JobID: m.JobID, StepID: stepd.BatchStep, NodeName: b.NodeName, Spool: b.Spool,
 		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, Script: []byte(m.Script),
 		Tasks: []stepd.Task{task}, TimeLimit: timeLimit, KillWait: killWait,
-		TaskPidEnv: "SLURM_TASK_PID",
+		TaskPidEnv:  "SLURM_TASK_PID",
+		TaskScripts: stepd.TaskScripts{Prolog: b.TaskProlog, Epilog: b.TaskEpilog},
 	}
 	if m.SignalNumber > 0 {
 		spec.PreTimeout = &stepd.PreTimeoutSignal{Signal: syscall.Signal(m.SignalNumber), Seconds: int(m.SignalTime),

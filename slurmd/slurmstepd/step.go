@@ -296,6 +296,8 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 		JobID: m.JobID, StepID: strconv.FormatUint(uint64(m.StepID), 10), NodeName: l.NodeName, Spool: l.Spool,
 		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, KillWait: killWait,
 		TaskPidEnv: "SLURM_TASK_PID",
+		TaskScripts: stepd.TaskScripts{Prolog: l.TaskProlog, Epilog: l.TaskEpilog,
+			UserProlog: m.TaskProlog, UserEpilog: m.TaskEpilog},
 	}
 	if m.TimeLimit != 0 && m.TimeLimit != wireInfinite && m.TimeLimit != noVal {
 		spec.TimeLimit = int(m.TimeLimit) * 60

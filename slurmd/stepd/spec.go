@@ -80,6 +80,9 @@ type StepSpec struct {
 	// cleanup), so srun learns of a failed task while the others still run (--kill-on-bad-exit).
 	TaskExited func(TaskExit)
 
+	// TaskScripts are the task prologs and epilogs (task_prolog.go).
+	TaskScripts TaskScripts
+
 	// PostTerm, when set, is called as each task ends, before TaskExited, one call at a time
 	// (Slurm's task plugin post_term hook). It may change the task's Status (Slurm's SIG_OOM
 	// after an oom-kill); a message it returns is written where the first task's stderr goes

@@ -222,6 +222,15 @@ type stdio struct {
 	writer [3]io.Writer
 }
 
+// stdoutWriter is where a supervisor writes for the task's standard output before it runs
+// (a task prolog's "print" lines): the stream to srun, or the task's file.
+func (f *stdio) stdoutWriter() io.Writer {
+	if f.writer[1] != nil {
+		return f.writer[1]
+	}
+	return f.child[1]
+}
+
 func (f *stdio) closeChildEnds() {
 	for _, c := range f.owned {
 		c.Close()
@@ -403,6 +412,16 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 			t.pipes = append(t.pipes, st.pipes[n])
 		}
 	}
+	env, extra, code := s.runTaskProlog(t, p.Env, p.Extra, st, cwd) // task_prolog.go
+	if code != 0 {
+		t.exit = &TaskExit{Rank: t.Rank, LocalID: t.LocalID, ExitCode: code & 0xff, Status: uint32(code&0xff) << 8}
+		for _, p := range t.pipes {
+			p.Close()
+		}
+		t.pipes = nil
+		return
+	}
+	p.Env, p.Extra = env, extra
 	pid, ch, err := forkRegistered(func() (int, error) { return taskexec.Start(p) })
 	if err != nil {
 		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], strerror(err)))

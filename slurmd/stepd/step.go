@@ -218,6 +218,7 @@ func (s *Step) supervise() {
 			}
 			s.mu.Unlock()
 			e := s.postTerm(t)
+			s.runTaskEpilog(t) // task_prolog.go
 			if s.spec.TaskExited != nil {
 				s.spec.TaskExited(e)
 			}

@@ -34,6 +34,9 @@ type Step struct {
 	Memory         Memory `codec:"memory"`
 	// PropagateRlimits is as Batch's: the rlimits the node's slurm.conf propagates.
 	PropagateRlimits []string `codec:"propagate_rlimits"`
+	// TaskProlog and TaskEpilog are the node's slurm.conf's, run around every task.
+	TaskProlog string `codec:"task_prolog"`
+	TaskEpilog string `codec:"task_epilog"`
 	// Nodes, when set, makes this the launch of the step on several nodes hosted by one
 	// slurmd (an emulating slurmd): one slurmstepd supervises every node's tasks. Msg is
 	// then the common part of the launch (wire.LaunchTasksMany.Common), NodeName and Spool

@@ -74,6 +74,9 @@ type Batch struct {
 	// (PropagateResourceLimits[Except]); the stepd applies a SLURM_RLIMIT_* variable of the
 	// job when its limit is named here or the user asked (--propagate).
 	PropagateRlimits []string `codec:"propagate_rlimits"`
+	// TaskProlog and TaskEpilog are the node's slurm.conf's, run around the batch script.
+	TaskProlog string `codec:"task_prolog"`
+	TaskEpilog string `codec:"task_epilog"`
 }
 
 // Memory is task/cgroup's memory confinement of a step on this node, decided by slurmd from

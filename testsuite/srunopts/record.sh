@@ -13,6 +13,8 @@ out=$PWD/testdata
 mkdir -p "$out"
 work=$(mktemp -d /tmp/srunopts.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# Scripts the cases name as testdata/scripts/...: the Go test runs srun from this folder.
+mkdir -p "$work/testdata" && cp -r testdata/scripts "$work/testdata/"
 while IFS=$'\t' read -r name args; do
 	[[ -z "$name" || "$name" == \#* ]] && continue
 	eval "set -- $args"

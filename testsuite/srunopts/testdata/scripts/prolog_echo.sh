@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "prolog args: $* ctx=$SLURM_SCRIPT_CONTEXT job=${SLURM_JOB_ID:+set}"
