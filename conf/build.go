@@ -252,6 +252,18 @@ func (l *loader) scalars(c *Config) {
 	c.JobRequeue = uint16(c.uint("JobRequeue", 1))
 	c.KillOnBadExit = uint16(c.uint("KillOnBadExit", 0))
 	c.DisableRootJobs = c.boolean("DisableRootJobs")
+	c.EnforcePartLimits = "NO"
+	if v, ok := c.Get("EnforcePartLimits"); ok {
+		switch strings.ToLower(v) {
+		case "yes", "up", "true", "1", "any":
+			c.EnforcePartLimits = "ANY"
+		case "no", "down", "false", "0":
+		case "all":
+			c.EnforcePartLimits = "ALL"
+		default:
+			l.errorf("EnforcePartLimits", "Bad EnforcePartLimits: %s", v)
+		}
+	}
 	c.UsePAM = c.boolean("UsePAM")
 
 	c.Prolog, c.Epilog = c.str("Prolog"), c.str("Epilog")

@@ -109,6 +109,8 @@ type Config struct {
 	KillOnBadExit   uint16
 	DisableRootJobs bool
 	UsePAM          bool
+	// EnforcePartLimits is NO, ANY or ALL (Slurm's spellings YES, TRUE, UP and 1 mean ANY).
+	EnforcePartLimits string
 
 	Prolog          string
 	Epilog          string

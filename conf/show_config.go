@@ -149,7 +149,7 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 		case "TreeWidth":
 			line(name, strconv.Itoa(int(c.TreeWidth)))
 		case "EnforcePartLimits":
-			line(name, strings.ToUpper(c.str(name)))
+			line(name, c.EnforcePartLimits)
 		default:
 			k, _ := LookupKey(name)
 			line(name, c.showValue(k, rt))

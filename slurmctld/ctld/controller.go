@@ -70,6 +70,7 @@ type Controller struct {
 	slurmUID uint32
 	selfUID  uint32
 	trackMem bool
+	groups   *userGroups // users' groups for AllowGroups (part_access_groups.go)
 	interval time.Duration
 
 	mu sync.RWMutex
@@ -146,6 +147,7 @@ func New(opts Options) (*Controller, error) {
 		launch:   authSuite.LaunchSigner,
 		selfUID:  uint32(os.Getuid()),
 		slurmUID: lookupUID(cfg.SlurmUser),
+		groups:   newUserGroups(groupUpdateTime(cfg)),
 		trackMem: memoryTracked(cfg.SelectTypeParameters),
 		interval: opts.SchedInterval,
 		prios: priorityState{factors: map[uint32]jobFactors{}, computed: map[uint32]uint32{},

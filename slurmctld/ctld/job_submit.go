@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -89,6 +90,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if strings.TrimSpace(d.Script) == "" {
 		return nil, slurmErr(errnoScriptMissing)
 	}
+	if names := allowGroupNames(c.config().Partitions); len(names) > 0 && !c.slurmUser(id.UID) {
+		c.groups.load(id.UID, names, time.Unix(now, 0)) // part_access_groups.go, outside the lock
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	t := c.t
@@ -109,12 +113,6 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 	}
 	part := t.parts[strings.TrimSpace(names[0])]
-	if err := c.checkResvLicenses(d); err != nil { // job_submit_checks.go
-		return nil, err
-	}
-	if err := t.checkFeatures(d.Constraint); err != nil {
-		return nil, err
-	}
 
 	j := &jobRecord{
 		UserID:     id.UID,
@@ -183,6 +181,15 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 	}
 	j.NumTasks = max(j.NumTasks, j.MinNodes)
+	if err := c.checkSubmitParts(d, id, j, names, now); err != nil { // part_access.go
+		return nil, err
+	}
+	if err := c.checkResvLicenses(d); err != nil { // job_submit_checks.go
+		return nil, err
+	}
+	if err := t.checkFeatures(d.Constraint); err != nil {
+		return nil, err
+	}
 	if err := t.parseJobGres(c.config(), d.Gres, j, part); err != nil { // gres.go
 		return nil, err
 	}

@@ -76,6 +76,9 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	}
 	priv := c.privileged(id)
 	now := c.now().Unix()
+	if r.Action == wire.JobActionUpdate {
+		c.loadOwnerGroups(r.JobID, now) // part_access_groups.go, outside the lock
+	}
 
 	c.mu.Lock()
 	recs, idx, arrayRec, found := c.t.arrayTargets(r.JobID, r.ArrayTaskID)
@@ -99,22 +102,25 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	var chs multi
 	var ends []terminated
 	firstErr := int32(0)
+	keptErr := int32(0) // an error Slurm reports after applying the update (updateFields)
 	if idx != wire.NoVal && r.Action == wire.JobActionUpdate {
 		// One pending task of an array (JobId=A_T): Slurm splits it off with a job id of its
 		// own and changes it alone. The fields are tried on a copy first, so a refusal
 		// leaves the array whole.
 		probe := arrayRec.clone()
 		probe.ArrayPending, probe.ArrayTaskID = nil, idx
-		if errno := c.updateFields(probe, r, priv, now); errno != 0 {
+		errno, kept := c.updateFields(probe, r, priv, now)
+		if errno != 0 && !kept {
 			c.mu.Unlock()
 			return updateReply(errno), nil
 		}
+		keptErr = errno
 		taskID := c.t.nextJobID
 		if len(arrayRec.ArrayPending) == 1 {
 			taskID = arrayRec.JobID
 		}
 		chs = append(chs, splitPending{arrayID: arrayRec.JobID, idx: idx, taskJobID: taskID, then: func(n *jobRecord) {
-			c.updateFields(n, r, priv, now) // as on the probe: same record, same request
+			c.setFields(n, r, priv, now) // as on the probe: same record, same request
 			if n.state().IsPending() && n.Priority != 0 {
 				n.Reason = uint32(states.WaitNoReason)
 			}
@@ -123,11 +129,12 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 		// One pending task of an array: split it off, then change it alone.
 		task := arrayRec.clone()
 		task.ArrayPending, task.ArrayTaskID = nil, idx
-		errno := c.updateOne(task, r.Action, priv, &prio, now)
-		if errno != 0 {
+		errno, kept := c.updateOne(task, r.Action, priv, &prio, now)
+		if errno != 0 && !kept {
 			c.mu.Unlock()
 			return updateReply(errno), nil
 		}
+		keptErr = errno
 		taskID := c.t.nextJobID
 		if len(arrayRec.ArrayPending) == 1 {
 			taskID = arrayRec.JobID
@@ -152,10 +159,12 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 		}
 		n := j.clone()
 		if r.Action == wire.JobActionUpdate {
-			if errno := c.updateFields(n, r, priv, now); errno != 0 {
+			errno, kept := c.updateFields(n, r, priv, now)
+			if errno != 0 && !kept {
 				firstErr = cmpOr(firstErr, errno)
 				continue
 			}
+			keptErr = cmpOr(keptErr, errno)
 			if n.state().IsPending() && n.Priority != 0 {
 				// Slurm's update_job clears a scheduler reason (BeginTime, Priority,
 				// ...); the next pass sets it again.
@@ -164,10 +173,12 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 			chs = append(chs, replaceJob{rec: n})
 			continue
 		}
-		if errno := c.updateOne(n, r.Action, priv, &prio, now); errno != 0 {
+		errno, kept := c.updateOne(n, r.Action, priv, &prio, now)
+		if errno != 0 && !kept {
 			firstErr = cmpOr(firstErr, errno)
 			continue
 		}
+		keptErr = cmpOr(keptErr, errno)
 		chs = append(chs, replaceJob{rec: n})
 	}
 	if len(chs) == 0 {
@@ -193,12 +204,21 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	} else {
 		time.AfterFunc(batchSchedDelay, c.wake) // wake never blocks, even after shutdown
 	}
-	return &wire.UpdateJobReply{}, nil
+	return updateReply(keptErr), nil
 }
 
 // updateOne applies a hold or release to n (a copy, about to be installed), returning 0 or
-// the errno that refuses it.
-func (c *Controller) updateOne(n *jobRecord, action uint16, priv bool, prio *uint32, now int64) int32 {
+// the errno that refuses it, or with kept the one reported after applying it (a hold or
+// release is an update to Slurm, checked against the partition as updateFields says).
+func (c *Controller) updateOne(n *jobRecord, action uint16, priv bool, prio *uint32, now int64) (errno int32, kept bool) {
+	if errno = c.holdRelease(n, action, priv, prio); errno != 0 {
+		return errno, false
+	}
+	return c.partStillUsable(n, now)
+}
+
+// holdRelease is updateOne's change itself.
+func (c *Controller) holdRelease(n *jobRecord, action uint16, priv bool, prio *uint32) int32 {
 	s := n.state()
 	if s.IsFinished() {
 		return errnoJobFinished

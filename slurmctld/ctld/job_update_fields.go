@@ -1,6 +1,8 @@
 package ctld
 
 import (
+	"time"
+
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -20,8 +22,34 @@ func init() {
 }
 
 // updateFields applies r's fields to n (a copy about to be installed), returning 0 or the
-// errno that refuses the whole update.
-func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool, now int64) int32 {
+// errno that refuses the whole update. With kept, the update stands and the errno is still
+// the reply: Slurm's update_job checks the job against its partition's access and limits
+// after changing it (job_limits_check) and reports a job that can no longer run there as
+// ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE without undoing anything.
+func (c *Controller) updateFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool, now int64) (errno int32, kept bool) {
+	if errno = c.setFields(n, r, priv, now); errno != 0 {
+		return errno, false
+	}
+	return c.partStillUsable(n, now)
+}
+
+// partStillUsable is update_job's closing job_limits_check on updated job n: 0, or
+// ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE (kept) when n can no longer run in its partition
+// for a reason other than its limits.
+func (c *Controller) partStillUsable(n *jobRecord, now int64) (errno int32, kept bool) {
+	p := c.t.parts[n.Partition]
+	if p == nil { // gone with a reconfigure: the cycle says PartitionDown
+		return 0, false
+	}
+	switch c.partLimitReason(n, p, time.Unix(now, 0)) { // part_access.go
+	case states.WaitNoReason, states.WaitPartTimeLimit, states.WaitPartNodeLimit:
+		return 0, false
+	}
+	return errnoPartConfigUnavail, true
+}
+
+// setFields is updateFields' field by field part.
+func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool, now int64) int32 {
 	s := n.state()
 	if s.IsFinished() {
 		return errnoJobFinished

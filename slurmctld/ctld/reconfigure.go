@@ -156,6 +156,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 	c.t.reconfGres(old, next, c.log.Error) // gres.go
 	b := c.t.reconfParts(next)
 	c.cfg.Store(next)
+	c.groups.reset(groupUpdateTime(next))
 	var perr error
 	if c.pace, perr = parseSchedPacing(next.SchedulerParameters); perr != nil {
 		c.log.Error("SchedulerParameters: using Slurm's default for what is invalid", "err", perr)

@@ -81,7 +81,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, reasons []reasonCha
 		s.parts = append(s.parts, scheduler.Partition{
 			Name:          name,
 			Nodes:         slices.Clone(p.nodes),
-			Up:            p.conf.State == "" || strings.EqualFold(p.conf.State, "UP"),
+			Up:            p.conf.State == "" || strings.EqualFold(p.conf.State, "UP") || strings.EqualFold(p.conf.State, "DRAIN"), // DRAIN still schedules
 			MaxTime:       p.conf.MaxTime,
 			MaxNodes:      p.conf.MaxNodes,
 			MinNodes:      p.conf.MinNodes,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/store"
-	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
 // schedLoop runs a scheduling cycle when woken and every SchedInterval: the scheduler
@@ -169,17 +168,17 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 		invalidDep = dep == states.WaitDepInvalid && c.killInvalidDep(j)
 	case j.throttled(running):
 		reason = states.WaitArrayTaskLimit
-	case !strings.EqualFold(part.conf.State, "UP") && part.conf.State != "":
+	default:
+		reason = c.partLimitReason(j, part, time.Unix(now, 0)) // part_access.go
+	}
+	if reason != states.WaitNoReason {
+		return reason, invalidDep
+	}
+	switch {
+	case strings.EqualFold(part.conf.State, "DOWN"): // a DRAIN partition still runs its pending jobs
 		reason = states.WaitPartDown
-		if strings.EqualFold(part.conf.State, "INACTIVE") {
-			reason = states.WaitPartInactive
-		}
-	case j.TimeLimit != wire.Infinite && part.conf.MaxTime != wire.Infinite && j.TimeLimit > part.conf.MaxTime:
-		reason = states.WaitPartTimeLimit
-	case part.conf.MaxNodes != wire.Infinite && j.MinNodes > part.conf.MaxNodes,
-		j.MinNodes < part.conf.MinNodes,
-		j.MinNodes > uint32(len(part.nodes)): // Slurm checks the partition's node count with its limits
-		reason = states.WaitPartNodeLimit
+	case strings.EqualFold(part.conf.State, "INACTIVE"):
+		reason = states.WaitPartInactive
 	case !c.t.fitsEver(j, part):
 		reason = states.WaitPartConfig
 	}

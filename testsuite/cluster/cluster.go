@@ -45,6 +45,9 @@ type Options struct {
 	ClusterName string // [orbit-test]
 	// ExtraConf is appended to slurm.conf before the node and partition lines.
 	ExtraConf string
+	// Partitions is appended after the default partition (debug, every node): more
+	// PartitionName lines.
+	Partitions string
 	// Node shape, for tests that compare with a reference whose node is not the default
 	// "CPUs=N RealMemory=1000" one (see testsuite/scenario, testsuite/sinfo): when Sockets is
 	// set the node line says Sockets/CoresPerSocket/ThreadsPerCore instead of CPUs=.
@@ -212,6 +215,7 @@ func (c *Cluster) conf(t testing.TB) string {
 	}
 	fmt.Fprintf(&b, " RealMemory=%d State=UNKNOWN\n", c.Opts.RealMemory)
 	fmt.Fprintf(&b, "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n")
+	b.WriteString(c.Opts.Partitions)
 	return b.String()
 }
 
