@@ -96,6 +96,7 @@ func (h *Harness) Cycle() (Plan, error) {
 		}
 		j := *h.view.Job(st.JobID)
 		j.State, j.StartTime = JobRunning, h.now
+		j.Partition, j.Partitions = cmp.Or(st.Partition, j.Partition), nil
 		j.Nodes, j.CPUs, j.Mem = slices.Clone(st.Nodes), slices.Clone(st.CPUs), st.Mem
 		j.GresAlloc = slices.Clone(st.Gres)
 		// Apply to the view at once so the next start of this plan is verified against it.
@@ -130,7 +131,11 @@ func (h *Harness) verify(st Start) error {
 	case len(st.Nodes) == 0 || len(st.CPUs) != len(st.Nodes):
 		return fmt.Errorf("malformed allocation")
 	}
-	part := h.view.Partition(j.Partition)
+	pname := cmp.Or(st.Partition, j.Partition)
+	if !slices.Contains(j.Parts(), pname) {
+		return fmt.Errorf("partition %s is not one the job may start in (%v)", pname, j.Parts())
+	}
+	part := h.view.Partition(pname)
 	cpus, mem, jobs, excl := map[string]uint32{}, map[string]uint64{}, map[string]int{}, map[string]bool{}
 	for _, r := range h.view.Running() {
 		for i, n := range r.Nodes {
@@ -153,7 +158,7 @@ func (h *Harness) verify(st Start) error {
 		case !n.Usable:
 			return fmt.Errorf("node %s not usable", name)
 		case part == nil || !slices.Contains(part.Nodes, name):
-			return fmt.Errorf("node %s not in partition %s", name, j.Partition)
+			return fmt.Errorf("node %s not in partition %s", name, pname)
 		case countCPUs && cpus[name]+st.CPUs[i] > n.CPUs:
 			return fmt.Errorf("node %s: %d CPUs allocated of %d", name, cpus[name]+st.CPUs[i], n.CPUs)
 		case countMem && mem[name]+st.Mem > n.RealMemory:

@@ -21,10 +21,12 @@ type Plan struct {
 // Start starts an eligible pending job now on the given nodes, with CPUs[i] CPUs and Mem MiB
 // of memory counted on Nodes[i].
 type Start struct {
-	JobID uint32   `codec:"job_id"`
-	Nodes []string `codec:"nodes"`
-	CPUs  []uint32 `codec:"cpus"`
-	Mem   uint64   `codec:"mem"`
+	JobID uint32 `codec:"job_id"`
+	// Partition is the partition the job starts in, one of Job.Parts(); "" is Job.Partition.
+	Partition string   `codec:"partition"`
+	Nodes     []string `codec:"nodes"`
+	CPUs      []uint32 `codec:"cpus"`
+	Mem       uint64   `codec:"mem"`
 	// Backfilled marks a start made by backfill ahead of a higher-priority job (sdiag).
 	Backfilled bool `codec:"backfilled"`
 	// Gres is the GRES the plugin counted on Nodes[i] (GresAlloc's shape). The controller

@@ -17,11 +17,17 @@ const (
 // Job is one job as the controller shows it to a scheduler: its request, its eligibility and,
 // while it runs, its allocation.
 type Job struct {
-	ID        uint32   `codec:"id"`
-	UserID    uint32   `codec:"user_id"`
-	Name      string   `codec:"name"`
-	Partition string   `codec:"partition"`
-	State     JobState `codec:"state"`
+	ID     uint32 `codec:"id"`
+	UserID uint32 `codec:"user_id"`
+	Name   string `codec:"name"`
+	// Partition is where the job runs or, pending, the first partition it may start in.
+	Partition string `codec:"partition"`
+	// Partitions, for a pending job submitted to several (-p a,b), is every partition it
+	// may start in now, in the order Slurm tries them (PriorityTier, then as named), Partition
+	// first; nil when there is only Partition. A plugin names the one it chose in
+	// Start.Partition.
+	Partitions []string `codec:"partitions"`
+	State      JobState `codec:"state"`
 	// Priority is the job's priority (higher first); 0 means held.
 	Priority uint32 `codec:"priority"`
 	// Eligible is the controller's verdict that nothing but resources and order keeps the job
@@ -62,6 +68,14 @@ type Job struct {
 	// GresAlloc is a running job's GRES: GresAlloc[i] is what it holds on Nodes[i], by name
 	// and type (nil when it holds none).
 	GresAlloc [][]Gres `codec:"gres_alloc"`
+}
+
+// Parts is the partitions j may start in, in order: Partitions, or just Partition.
+func (j *Job) Parts() []string {
+	if len(j.Partitions) > 0 {
+		return j.Partitions
+	}
+	return []string{j.Partition}
 }
 
 // Gres is a count of one generic resource: on a node, what it has of Name and Type (""

@@ -1,6 +1,7 @@
 package ctld
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -153,7 +154,17 @@ func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 // It returns the id of the job that starts.
 func (c *Controller) startChange(j *jobRecord, a allocation, now int64) (change, uint32) {
 	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres,
-		timeLimit: j.deadlineTimeLimit(now)} // job_deadline.go
+		timeLimit: j.deadlineTimeLimit(now), partition: a.partition} // job_deadline.go
+	if p := c.t.parts[a.partition]; p != nil && j.Desc.TimeLimit == wire.NoVal {
+		// A job of several partitions given no --time runs with the limit of the one it
+		// starts in, as Slurm's select_nodes sets it then.
+		k := *j
+		k.TimeLimit = p.conf.DefaultTime
+		if k.TimeLimit == wire.NoVal {
+			k.TimeLimit = p.conf.MaxTime
+		}
+		st.timeLimit = cmp.Or(k.deadlineTimeLimit(now), k.TimeLimit)
+	}
 	if !j.isArrayRecord() {
 		return st, j.JobID
 	}
@@ -222,6 +233,9 @@ func runOn(n *jobRecord, st startJob) {
 	n.MemAlloc = st.memAlloc
 	n.GresAlloc = st.gres
 	n.StartTime = st.start
+	if st.partition != "" {
+		n.Partition = st.partition // a job of several partitions runs in one (squeue shows it)
+	}
 	if st.timeLimit != 0 {
 		n.TimeLimit = st.timeLimit
 	}

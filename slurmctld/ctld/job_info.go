@@ -58,6 +58,10 @@ func (c *Controller) jobInfoShown(j *jobRecord, now int64) wire.JobInfo {
 // commands show. Slices are copied so the reply owns them.
 func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	d := j.Desc
+	part := d.Partition // a pending job of several partitions lists them all
+	if j.StartTime != 0 && !j.state().IsPending() {
+		part = j.Partition // the one it runs (or ran) in
+	}
 	info := wire.JobInfo{
 		JobID:         j.JobID,
 		ArrayTaskID:   wire.NoVal,
@@ -66,7 +70,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		UserName:      c.names.user(j.UserID),
 		GroupID:       j.GroupID,
 		GroupName:     c.names.group(j.GroupID),
-		Partition:     d.Partition,
+		Partition:     part,
 		Account:       d.Account,
 		QOS:           d.QOS,
 		State:         j.State,

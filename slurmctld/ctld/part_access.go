@@ -152,6 +152,11 @@ func (j *jobRecord) partRequest() partRequest {
 	if j.MaxNodes != 0 {
 		r.maxNodes = j.MaxNodes
 	}
+	if j.Desc.TimeLimit == wire.NoVal && strings.Contains(j.Desc.Partition, ",") {
+		// No --time and several partitions: the limit is the one it runs in (startChange),
+		// as Slurm leaves it unset until then.
+		r.timeLimit = wire.NoVal
+	}
 	return r
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os/user"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -82,7 +83,7 @@ func TestPartAccess_Submit(t *testing.T) {
 		{"time-min over MaxTime", 0, func(d *wire.JobDesc) { d.Partition, d.TimeMin = "small", 20 }, 2124, 0},
 		{"time-min over the time limit", 0, func(d *wire.JobDesc) { d.Partition, d.TimeLimit, d.TimeMin = "small", 5, 8 }, 2124, 0},
 		{"DefaultTime=0 and no time limit", 0, part("notime"), 2051, 0},
-		{"several partitions, one refusing access, under NO", other, part("grp,grpo"), 0, states.WaitPartConfig},
+		{"several partitions, one refusing access, under NO", other, part("grp,grpo"), 0, states.WaitNoReason},
 	}
 	for _, c := range cases {
 		d := script("exit 0")
@@ -96,7 +97,10 @@ func TestPartAccess_Submit(t *testing.T) {
 			continue
 		}
 		if c.reason == states.WaitNoReason {
-			f.waitState(id, states.JobComplete)
+			j := f.waitState(id, states.JobComplete)
+			if want := strings.Split(d.Partition, ",")[len(strings.Split(d.Partition, ","))-1]; d.Partition != "" && j.Partition != want {
+				t.Errorf("%s: ran in %s, want %s", c.name, j.Partition, want)
+			}
 		} else {
 			f.waitReason(id, c.reason)
 		}

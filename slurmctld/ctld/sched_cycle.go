@@ -52,6 +52,7 @@ func (c *Controller) planCycle() {
 	c.mu.RLock()
 	running := c.t.runningTasks()
 	elig := map[uint32]states.Reason{}
+	cands := map[uint32][]string{} // jobs of several partitions: where each may start
 	var invalid []uint32
 	var ended []endJob // pending jobs past their deadline (job_deadline.go)
 	var reasons []reasonChange
@@ -59,7 +60,10 @@ func (c *Controller) planCycle() {
 		if !j.state().IsPending() || j.state().IsCompleting() {
 			continue
 		}
-		reason, inval := c.eligibility(j, now, running)
+		reason, inval, parts := c.eligibility(j, now, running)
+		if parts != nil {
+			cands[j.JobID] = parts
+		}
 		if inval {
 			invalid = append(invalid, j.JobID)
 		}
@@ -74,7 +78,7 @@ func (c *Controller) planCycle() {
 			reasons = append(reasons, reasonChange{old: j, rec: n})
 		}
 	}
-	cur := c.snapshot(elig, reasons, now)
+	cur := c.snapshot(elig, cands, reasons, now)
 	c.mu.RUnlock()
 	if len(reasons) > 0 {
 		c.mu.Lock()
@@ -205,7 +209,7 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 		}
 		e := sent.reason
 		if sent.rec != j {
-			e, _ = c.eligibility(j, now, running) // changed meanwhile: judged again
+			e, _, _ = c.eligibility(j, now, running) // changed meanwhile: judged again
 		}
 		if e != states.WaitNoReason {
 			continue // the controller's own reason wins

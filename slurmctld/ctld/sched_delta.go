@@ -21,14 +21,24 @@ type sentJob struct {
 	rec     *jobRecord
 	reason  states.Reason // WaitNoReason = eligible
 	pending bool          // judged pending (else it holds nodes)
+	parts   []string      // a job of several partitions: those it may start in (eligibility)
 }
 
 // job is the plugin's view of s.
-func (s sentJob) job() scheduler.Job { return schedJob(s.rec, s.pending, s.reason) }
+func (s sentJob) job() scheduler.Job {
+	sj := schedJob(s.rec, s.pending, s.reason)
+	if len(s.parts) > 0 {
+		sj.Partition = s.parts[0]
+		if len(s.parts) > 1 {
+			sj.Partitions = s.parts
+		}
+	}
+	return sj
+}
 
 // same says whether the plugin's view of p and s is the same job (no update to send).
 func (p sentJob) same(s sentJob) bool {
-	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending
+	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending && slices.Equal(p.parts, s.parts)
 }
 
 // sentState is the cluster as shown to the plugin: the jobs it schedules (pending and
@@ -41,10 +51,10 @@ type sentState struct {
 }
 
 // snapshot builds the plugin's view of the tables. elig holds the controller's verdict for
-// every pending job; reasons are the records the cycle is about to install with new
+// every pending job, cands the partitions a job of several may start in; reasons are the records the cycle is about to install with new
 // reasons, which the view shows in place of the ones they replace. Called with c.mu held
 // (read); only the scheduling loop calls it.
-func (c *Controller) snapshot(elig map[uint32]states.Reason, reasons []reasonChange, now int64) sentState {
+func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]string, reasons []reasonChange, now int64) sentState {
 	var repl map[uint32]*jobRecord
 	if len(reasons) > 0 {
 		repl = make(map[uint32]*jobRecord, len(reasons))
@@ -61,7 +71,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, reasons []reasonCha
 		if !pending && !j.holdsNodes() {
 			continue // ended, completing without nodes, or suspended without an allocation
 		}
-		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending})
+		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id]})
 	}
 	slices.SortFunc(s.jobs, func(a, b sentJob) int { return cmp.Compare(a.rec.JobID, b.rec.JobID) })
 	for _, name := range c.t.nodeOrder {

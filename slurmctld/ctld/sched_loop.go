@@ -1,7 +1,9 @@
 package ctld
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -151,8 +153,11 @@ type started struct {
 // reason it cannot start now whatever the resources (held, begin time, dependency, array
 // throttle, partition down or limits), or WaitNoReason when only resources and order keep it
 // pending. invalidDep reports a --kill-on-invalid-dep job whose dependency failed (the caller
-// cancels it outside the lock). Called with c.mu held.
-func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uint32) (reason states.Reason, invalidDep bool) {
+// cancels it outside the lock). For a job submitted to several partitions, parts is those it
+// may start in now, in the order Slurm tries them (nil for a job of one partition); it is
+// eligible when there is one, and otherwise shows the reason of the first. Called with c.mu
+// held.
+func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uint32) (reason states.Reason, invalidDep bool, parts []string) {
 	part := c.t.parts[j.Partition]
 	reason = states.WaitNoReason
 	dep, _ := c.t.dependency(j, now) // job_depend.go
@@ -168,21 +173,71 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 		invalidDep = dep == states.WaitDepInvalid && c.killInvalidDep(j)
 	case j.throttled(running):
 		reason = states.WaitArrayTaskLimit
-	default:
-		reason = c.partLimitReason(j, part, time.Unix(now, 0)) // part_access.go
 	}
 	if reason != states.WaitNoReason {
-		return reason, invalidDep
+		return reason, invalidDep, nil
+	}
+	names := c.t.jobParts(j)
+	if names == nil {
+		return c.partReason(j, part, now), false, nil
+	}
+	first := states.WaitNoReason
+	for i, name := range names {
+		p := c.t.parts[name]
+		r := states.WaitPartDown // gone with a reconfigure
+		if p != nil {
+			r = c.partReason(j, p, now)
+		}
+		if r == states.WaitNoReason {
+			parts = append(parts, name)
+		} else if i == 0 {
+			first = r
+		}
+	}
+	if len(parts) == 0 {
+		return first, false, nil
+	}
+	return states.WaitNoReason, false, parts
+}
+
+// partReason is why pending job j cannot start in partition p whatever the resources: its
+// access and limits (part_access.go), p down or inactive, or a request p could never hold;
+// WaitNoReason when none of these.
+func (c *Controller) partReason(j *jobRecord, p *partEntry, now int64) states.Reason {
+	if r := c.partLimitReason(j, p, time.Unix(now, 0)); r != states.WaitNoReason {
+		return r
 	}
 	switch {
-	case strings.EqualFold(part.conf.State, "DOWN"): // a DRAIN partition still runs its pending jobs
-		reason = states.WaitPartDown
-	case strings.EqualFold(part.conf.State, "INACTIVE"):
-		reason = states.WaitPartInactive
-	case !c.t.fitsEver(j, part):
-		reason = states.WaitPartConfig
+	case strings.EqualFold(p.conf.State, "DOWN"): // a DRAIN partition still runs its pending jobs
+		return states.WaitPartDown
+	case strings.EqualFold(p.conf.State, "INACTIVE"):
+		return states.WaitPartInactive
+	case !c.t.fitsEver(j, p):
+		return states.WaitPartConfig
 	}
-	return reason, invalidDep
+	return states.WaitNoReason
+}
+
+// jobParts is the partitions pending job j was submitted to when it names several, in the
+// order Slurm tries them (higher PriorityTier first, then as named); nil for one.
+func (t *tables) jobParts(j *jobRecord) []string {
+	if !strings.Contains(j.Desc.Partition, ",") {
+		return nil
+	}
+	var names []string
+	for _, n := range strings.Split(j.Desc.Partition, ",") {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	tier := func(n string) uint16 {
+		if p := t.parts[n]; p != nil {
+			return p.conf.PriorityTier
+		}
+		return 0
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(tier(b), tier(a)) })
+	return names
 }
 
 // launchStarted waits for each start of a pass to be durable, then launches the job (or its

@@ -1,8 +1,10 @@
 package ctld
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -26,10 +28,20 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 	case !j.state().IsPending() || j.state().IsCompleting():
 		return nil, allocation{}, fmt.Errorf("job is %s, not pending", j.state())
 	}
-	if r, _ := c.eligibility(j, now, running); r != states.WaitNoReason {
+	r, _, parts := c.eligibility(j, now, running)
+	if r != states.WaitNoReason {
 		return nil, allocation{}, fmt.Errorf("job is not eligible: %s", r)
 	}
-	part := c.t.parts[j.Partition]
+	chosen := s.Partition
+	switch {
+	case parts == nil && chosen != "" && chosen != j.Partition:
+		return nil, allocation{}, fmt.Errorf("partition %s is not the job's (%s)", chosen, j.Partition)
+	case parts != nil && chosen == "":
+		chosen = parts[0]
+	case parts != nil && !slices.Contains(parts, chosen):
+		return nil, allocation{}, fmt.Errorf("partition %s is not one the job may start in now (%s)", chosen, strings.Join(parts, ","))
+	}
+	part := c.t.parts[cmp.Or(chosen, j.Partition)]
 	n := uint32(len(s.Nodes))
 	switch {
 	case n == 0:
@@ -67,7 +79,7 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 		case slices.Contains(s.Nodes[:i], name):
 			return nil, allocation{}, fmt.Errorf("node %s named twice", name)
 		case !inList(part.nodes, name):
-			return nil, allocation{}, fmt.Errorf("node %s is not in partition %s", name, j.Partition)
+			return nil, allocation{}, fmt.Errorf("node %s is not in partition %s", name, part.conf.Name)
 		case inList(exc, name):
 			return nil, allocation{}, fmt.Errorf("node %s is excluded (--exclude)", name)
 		case !node.usable():
@@ -112,6 +124,9 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 		if node := c.t.nodes[name]; a.mem > 0 && node.allocMem+a.mem > node.conf.RealMemory {
 			return nil, allocation{}, fmt.Errorf("node %s memory over-allocated: %d MiB in use + %d > %d", name, node.allocMem, a.mem, node.conf.RealMemory)
 		}
+	}
+	if part.conf.Name != j.Partition {
+		a.partition = part.conf.Name
 	}
 	return j, a, nil
 }

@@ -11,6 +11,8 @@ type allocation struct {
 	cpus  []uint32
 	mem   uint64       // MiB per node counted against the nodes (memory tracked only)
 	gres  [][]gresTake // devices taken on nodes[i] (gres.go), nil without --gres
+	// partition is where a job of several partitions starts, when not its Partition.
+	partition string
 }
 
 // fitsEver says whether the job could run on its partition if every node there were idle

@@ -145,6 +145,7 @@ type startJob struct {
 	start       int64
 	gres        [][]gresTake // devices held on nodes[i] (gres.go)
 	timeLimit   uint32       // the job's new time limit (a --deadline cuts it), 0 = unchanged
+	partition   string       // where a job of several partitions runs, "" = its Partition
 }
 
 func (ch startJob) plan(t *tables) (*effects, error) {

@@ -180,3 +180,18 @@ func TestBackfill_MaxJobTest(t *testing.T) {
 		t.Fatalf("bf_max_job_test=2 should reach job 3: %+v", p.Starts)
 	}
 }
+
+// A job that may run in two partitions is backfilled where it can start first: not in q,
+// whose only node n1 is busy for another hour, but now in p's hole on n2.
+func TestBackfill_SeveralPartitions(t *testing.T) {
+	s := holeState()
+	s.Partitions = append(s.Partitions, scheduler.Partition{Name: "q", Nodes: []string{"n1"}, Up: true, MaxTime: scheduler.Infinite, MaxNodes: scheduler.Infinite})
+	j := job(3, 10, 1, 4, 30)
+	j.Partition, j.Partitions = "q", []string{"q", "p"}
+	s.Jobs = append(s.Jobs, j)
+	p := schedule(t, s)
+	st := started(p, 3)
+	if st == nil || !st.Backfilled || st.Partition != "p" || st.Nodes[0] != "n2" {
+		t.Fatalf("job 3 (q or p) not backfilled into p on n2: %+v", p.Starts)
+	}
+}

@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
@@ -67,7 +68,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		}
 		ps.held[s.JobID] = true
 		j := b.m.Job(s.JobID)
-		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(j.Partition)), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem, Gres: s.Gres}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(cmp.Or(s.Partition, j.Partition))), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem, Gres: s.Gres}, exclusive: j.Exclusive}, ps.now)
 	}
 }
 
@@ -108,12 +109,20 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 		if j == nil || started[j.ID] || ps.held[j.ID] || !j.Eligible || j.State != scheduler.JobPending {
 			continue
 		}
-		part := b.m.Partition(j.Partition)
-		if part == nil {
+		// The partitions it may use that it could ever fit in: each is tried below, and the
+		// job goes where it can start first (the first named on a tie), as Slurm's queue
+		// entries of one job, one per partition, would.
+		var fits []*scheduler.Partition
+		for _, name := range j.Parts() {
+			if part := b.m.Partition(name); part != nil && capacity.FitsEver(j, part) {
+				fits = append(fits, part)
+			}
+		}
+		if b.m.Partition(j.Partition) == nil {
 			continue
 		}
 		ps.depth++
-		if !capacity.FitsEver(j, part) {
+		if len(fits) == 0 {
 			continue
 		}
 		if p.BfMaxJobUser > 0 && ps.perUser[j.UserID] >= p.BfMaxJobUser {
@@ -122,8 +131,20 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 		ps.tried++
 		seg.tested++
 		ps.perUser[j.UserID]++
-		lim := limitSecs(j, part)
-		at, a, ok := ps.tl.earliest(j, part, ps.now, ps.windowEnd, lim)
+		var (
+			part *scheduler.Partition
+			lim  int64
+			at   int64
+			a    selection.Alloc
+			ok   bool
+		)
+		for _, cand := range fits {
+			l := limitSecs(j, cand)
+			t, alloc, found := ps.tl.earliest(j, cand, ps.now, ps.windowEnd, l)
+			if found && (!ok || t < at) {
+				part, lim, at, a, ok = cand, l, t, alloc, true
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -133,7 +154,11 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 			}
 			ps.nStarts++
 			ps.held[j.ID] = true
-			seg.starts = append(seg.starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true, Gres: a.Gres})
+			st := scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true, Gres: a.Gres}
+			if part.Name != j.Partition {
+				st.Partition = part.Name
+			}
+			seg.starts = append(seg.starts, st)
 			ps.tl.hold(busy{start: ps.now, end: now + max(lim, res), alloc: a, exclusive: j.Exclusive}, ps.now)
 			continue
 		}

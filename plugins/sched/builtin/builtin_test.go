@@ -23,6 +23,13 @@ func pend(id, prio uint32, part string, tasks uint32) scheduler.Job {
 		SubmitTime: int64(id), MinNodes: 1, NumTasks: tasks, CPUsPerTask: 1, TimeLimit: 10}
 }
 
+// multi is a pending job that may start in p1 or p2.
+func multi(id, prio, tasks uint32) scheduler.Job {
+	j := pend(id, prio, "p1", tasks)
+	j.Partitions = []string{"p1", "p2"}
+	return j
+}
+
 func state(ns []scheduler.Node, parts map[string][]string, jobs ...scheduler.Job) scheduler.State {
 	s := scheduler.State{Seq: 1, Now: 1000, Nodes: ns, Jobs: jobs, Config: scheduler.Config{SelectTypeParameters: "CR_CPU"}}
 	for _, name := range []string{"p1", "p2"} {
@@ -40,6 +47,9 @@ func outcome(p scheduler.Plan) []string {
 		line := fmt.Sprintf("start %d", s.JobID)
 		for i, n := range s.Nodes {
 			line += fmt.Sprintf(" %s:%d", n, s.CPUs[i])
+		}
+		if s.Partition != "" {
+			line += " in " + s.Partition
 		}
 		out = append(out, line)
 	}
@@ -89,6 +99,12 @@ func TestBuiltin_Schedule_Order(t *testing.T) {
 		{"ntasks-per-node caps a node", state(nodes(2, 4, 0), two, tpn), []string{"start 8 n1:2 n2:2"}},
 		{"never fits is PartitionConfig, does not block", state(nodes(2, 4, 0), two, big, pend(2, 1, "p1", 1)),
 			[]string{"start 2 n1:1", "reason 4 PartitionConfig"}},
+		{"several partitions: starts in the first with room", state(nodes(2, 4, 0), split, running, multi(2, 10, 2)),
+			[]string{"start 2 n2:2 in p2"}},
+		{"several partitions: in order", state(nodes(2, 4, 0), split, multi(2, 10, 2)),
+			[]string{"start 2 n1:2"}},
+		{"several partitions: the last one's reason", state(nodes(2, 4, 0), split, running, pend(3, 30, "p2", 4), multi(2, 20, 2), multi(4, 10, 1)),
+			[]string{"start 3 n2:4", "reason 2 Resources", "reason 4 Priority"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,7 +18,12 @@ type Result struct {
 
 // Main runs Slurm's main scheduling pass over pending (already in priority order) with
 // pool holding what running jobs use; it books its starts in pool. depth > 0 stops after
-// that many jobs were tested (default_queue_depth); jobs past it keep their reasons.
+// that many jobs were tested (default_queue_depth); jobs past it keep their reasons. A job
+// that may start in several partitions (Job.Parts) is tried in each in turn, at its place in
+// the queue, and starts in the first that has room: Slurm queues one entry per partition,
+// which orders them the same way when the partitions share a PriorityTier. A job that
+// starts nowhere shows the reason of the last partition tried, as each of Slurm's entries
+// overwrites it.
 func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nodes []scheduler.Node, pool *selection.Pool, depth int) Result {
 	var r Result
 	blocked := map[string]bool{}
@@ -27,17 +32,21 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 		if !j.Eligible || j.State != scheduler.JobPending {
 			continue // the controller has set its reason
 		}
-		part := parts(j.Partition)
-		if part == nil {
-			continue
-		}
 		reason := states.WaitNoReason
-		switch {
-		case !capacity.FitsEver(j, part):
-			reason = states.WaitPartConfig
-		case blocked[j.Partition]:
-			reason = states.WaitPriority
-		default:
+		started := false
+		for _, name := range j.Parts() {
+			part := parts(name)
+			if part == nil {
+				continue
+			}
+			switch {
+			case !capacity.FitsEver(j, part):
+				reason = states.WaitPartConfig
+				continue
+			case blocked[name]:
+				reason = states.WaitPriority
+				continue
+			}
 			if depth > 0 && r.Tested >= depth {
 				r.DepthReached = true
 				return r
@@ -46,14 +55,21 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 			a, ok := pool.Select(j, part)
 			if !ok {
 				reason = states.WaitResources
-				blocked[j.Partition] = true
-				break
+				blocked[name] = true
+				continue
 			}
 			pool.Take(a, j.Exclusive)
-			r.Starts = append(r.Starts, scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Gres: a.Gres})
-			continue
+			st := scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Gres: a.Gres}
+			if name != j.Partition {
+				st.Partition = name
+			}
+			r.Starts = append(r.Starts, st)
+			started = true
+			break
 		}
-		r.Reasons = append(r.Reasons, scheduler.PendingReason{JobID: j.ID, Reason: uint32(reason)})
+		if !started && reason != states.WaitNoReason {
+			r.Reasons = append(r.Reasons, scheduler.PendingReason{JobID: j.ID, Reason: uint32(reason)})
+		}
 	}
 	return r
 }
