@@ -191,6 +191,10 @@ func (l *loader) scalars(c *Config) {
 	c.TCPTimeout = uint16(c.uint("TCPTimeout", 2))
 	c.HealthCheckInterval = uint16(c.uint("HealthCheckInterval", 0))
 	c.HealthCheckProgram = c.str("HealthCheckProgram")
+	c.HealthCheckNodeState = HealthCheckAny
+	if v, ok := c.Get("HealthCheckNodeState"); ok {
+		c.HealthCheckNodeState = l.parseHealthCheckNodeState(v) // health_check.go
+	}
 	if c.MessageTimeout > 100 {
 		l.warnf("MessageTimeout", "MessageTimeout is too high for effective fault-tolerance")
 	}

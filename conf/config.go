@@ -67,6 +67,7 @@ type Config struct {
 	TCPTimeout            uint16
 	HealthCheckInterval   uint16
 	HealthCheckProgram    string
+	HealthCheckNodeState  uint16 // HealthCheck* flags
 
 	SchedulerType        string
 	SchedulerParameters  string

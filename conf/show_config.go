@@ -150,6 +150,8 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			line(name, strconv.Itoa(int(c.TreeWidth)))
 		case "EnforcePartLimits":
 			line(name, c.EnforcePartLimits)
+		case "HealthCheckNodeState":
+			line(name, healthCheckNodeStateString(c.HealthCheckNodeState))
 		default:
 			k, _ := LookupKey(name)
 			line(name, c.showValue(k, rt))

@@ -69,6 +69,13 @@ type RegistrationStatus struct {
 	NodeName string `codec:"node_name"`
 }
 
+// HealthCheck asks a node to run HealthCheckProgram (Slurm's REQUEST_HEALTH_CHECK); the node
+// answers MsgOK at once and runs it in the background. NodeName is filled per node by the
+// node's own slurmd when it arrives in a Forward.
+type HealthCheck struct {
+	NodeName string `codec:"node_name"`
+}
+
 // MaxForwardNodes bounds the target nodes of one Forward (a garbled or hostile request must
 // not make a daemon allocate without limit).
 const MaxForwardNodes = 1 << 20
@@ -135,4 +142,5 @@ func init() {
 	Register(MsgForward, "REQUEST_FORWARD", func() any { return new(Forward) })
 	Register(MsgForwardReply, "RESPONSE_FORWARD", func() any { return new(ForwardReply) })
 	Register(MsgRegistrationStatus, "REQUEST_NODE_REGISTRATION_STATUS", func() any { return new(RegistrationStatus) })
+	Register(MsgHealthCheck, "REQUEST_HEALTH_CHECK", func() any { return new(HealthCheck) })
 }

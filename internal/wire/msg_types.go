@@ -72,6 +72,7 @@ const (
 	MsgRegistrationStatus MsgType = 602 // RegistrationStatus: register again (REQUEST_NODE_REGISTRATION_STATUS)
 	MsgRegisterBatch      MsgType = 603 // slurmd → slurmctld: many hosted nodes' registrations at once (msg_registration_batch.go)
 	MsgRegisterBatchReply MsgType = 604 // NodeRegistrationBatchReply: one result per registration
+	MsgHealthCheck        MsgType = 605 // HealthCheck: run HealthCheckProgram (REQUEST_HEALTH_CHECK)
 
 	// Accounting, sacct → slurmctld (msg_acct.go): 700–799.
 	MsgAcctQuery      MsgType = 700 // sacct → slurmctld: AcctQueryRequest (DBD_GET_JOBS_COND)

@@ -92,11 +92,12 @@ type Controller struct {
 	closeOnce sync.Once
 	listener  net.Listener
 
-	booted time.Time   // when New ran: show config's BOOT_TIME (admin.go)
-	fan    fanoutState // ping sweeps and tree broadcasts (node_ping.go, launch_agent.go)
-	stats  ctldStats   // sdiag's statistics (stats.go)
-	epilog epilogWait  // COMPLETING jobs waiting for their nodes' epilogs (epilog_wait.go)
-	plug   schedPlugin // the scheduler plugin and what it was last sent (sched_cycle.go)
+	booted time.Time        // when New ran: show config's BOOT_TIME (admin.go)
+	fan    fanoutState      // ping sweeps and tree broadcasts (node_ping.go, launch_agent.go)
+	health healthCheckState // HealthCheckInterval rounds (node_health_check.go)
+	stats  ctldStats        // sdiag's statistics (stats.go)
+	epilog epilogWait       // COMPLETING jobs waiting for their nodes' epilogs (epilog_wait.go)
+	plug   schedPlugin      // the scheduler plugin and what it was last sent (sched_cycle.go)
 	// jobCache sizes the packed job-info replies (job_info_cache.go).
 	jobCache jobInfoCache
 	prios    priorityState // priority/multifactor's factors and recalculation (priority.go)

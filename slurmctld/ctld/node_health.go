@@ -14,6 +14,7 @@ import (
 // ReturnToService says (node_registration.go).
 func (c *Controller) checkNodeHealth() {
 	c.maybePing()
+	c.maybeHealthCheck() // node_health_check.go
 	timeout := int64(c.config().SlurmdTimeout)
 	if timeout == 0 {
 		return

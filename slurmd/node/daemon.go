@@ -55,6 +55,7 @@ type Daemon struct {
 	starting map[uint32]bool      // jobs whose slurmstepd is being started
 	killed   map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
 	dead     *deadNodes           // emulated nodes that do not answer (emulate.go)
+	health   healthChecks         // HealthCheckProgram runs under way (health_check.go)
 	regs     *regQueue            // registrations gathered into batches (register_batch.go)
 	// singleRegs: the controller takes no batches, register one node per call.
 	singleRegs atomic.Bool
@@ -128,6 +129,7 @@ func Start(opts Options) (*Daemon, error) {
 	d.srv.HandleRPC(wire.MsgSignalJob, d.handleSignal)
 	d.srv.HandleRPC(wire.MsgTerminateJob, d.handleTerminate)
 	d.srv.HandleRPC(wire.MsgForward, d.forwarder()) // forward.go
+	d.srv.HandleRPC(wire.MsgHealthCheck, d.handleHealthCheck)
 	d.registerSteps()
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.startRegQueue() // register_batch.go
@@ -140,6 +142,7 @@ func Start(opts Options) (*Daemon, error) {
 	}()
 	go func() {
 		defer d.wg.Done()
+		d.healthCheckAtStart() // health_check.go: before the first registration, as Slurm
 		d.registrationLoop()
 	}()
 	d.log.Info("slurmd started", "nodes", hostlist.Compress(d.order), "addr", d.addr, "slurmstepd", d.stepd)

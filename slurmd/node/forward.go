@@ -68,6 +68,9 @@ func (d *Daemon) serveForwarded(ctx context.Context, node string, req *wire.Requ
 	case *wire.SignalJob:
 		m.NodeName = node
 		return d.handleSignal(ctx, req)
+	case *wire.HealthCheck:
+		m.NodeName = node
+		return d.handleHealthCheck(ctx, req)
 	}
 	return nil, wire.NewError(wire.ErrnoUnexpectedMsg)
 }
