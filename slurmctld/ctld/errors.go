@@ -31,7 +31,7 @@ var errnoTexts = map[int32]string{
 	errnoInvalidNodeName:      "Invalid node name specified",
 	errnoAlreadyDone:          "Job/step already completing or completed",
 	errnoJobPending:           "Job is pending execution",
-	errnoInvalidTaskMemory:    "Memory specification can not be satisfied",
+	errnoInvalidTaskMemory:    "Memory required by task is not available",
 }
 
 // slurmErr returns the wire error for one of the errno values above, with Slurm's text.

@@ -204,6 +204,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if d.MemPerCPU != wire.NoVal64 && d.MemPerCPU != 0 {
 		j.MemPerCPU = d.MemPerCPU
 	}
+	if !c.applyMemLimits(j, part) && c.config().EnforcePartLimits != "NO" && (memSet(d.MemPerCPU) || memSet(d.MemPerNode)) {
+		return nil, slurmErr(errnoInvalidTaskMemory) // job_memory.go
+	}
 	memRefused := false
 	if need := j.memPerNode(ceilDiv(j.NumTasks, j.MinNodes) * j.CPUsPerTask); need > 0 {
 		var most uint64

@@ -85,6 +85,7 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 			return errnoInvalidPartitionName
 		}
 		n.Partition, n.editDesc().Partition = p.conf.Name, p.conf.Name
+		c.applyMemLimits(n, p) // the new partition's memory default and limit (job_memory.go)
 	}
 	if r.MinNodes != wire.NoVal {
 		p := c.t.parts[n.Partition]

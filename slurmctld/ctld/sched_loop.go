@@ -201,7 +201,8 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 }
 
 // partReason is why pending job j cannot start in partition p whatever the resources: its
-// access and limits (part_access.go), p down or inactive, or a request p could never hold;
+// access and limits (part_access.go), p down or inactive, its memory over p's limit, or a
+// request p could never hold;
 // WaitNoReason when none of these.
 func (c *Controller) partReason(j *jobRecord, p *partEntry, now int64) states.Reason {
 	if r := c.partLimitReason(j, p, time.Unix(now, 0)); r != states.WaitNoReason {
@@ -212,6 +213,8 @@ func (c *Controller) partReason(j *jobRecord, p *partEntry, now int64) states.Re
 		return states.WaitPartDown
 	case strings.EqualFold(p.conf.State, "INACTIVE"):
 		return states.WaitPartInactive
+	case !c.memFits(j, p): // job_memory.go
+		return states.WaitPnMemLimit
 	case !c.t.fitsEver(j, p):
 		return states.WaitPartConfig
 	}

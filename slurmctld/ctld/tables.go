@@ -140,9 +140,14 @@ func (j *jobRecord) batchHost() string {
 }
 
 // minCPUsPerNode is the CPUs the job needs on each node it runs on (Slurm's pn_min_cpus):
-// one task's CPUs times --ntasks-per-node, at least --mincpus.
+// one task's CPUs as submitted times --ntasks-per-node, at least --mincpus. (A memory limit
+// that raises cpus-per-task later raises --mincpus itself where Slurm does: job_memory.go.)
 func (j *jobRecord) minCPUsPerNode() uint32 {
-	return max(j.CPUsPerTask*max(j.TasksPerNod, 1), j.Desc.MinCPUs, 1)
+	cpt := j.Desc.CPUsPerTask
+	if cpt == wire.NoVal || cpt == 0 {
+		cpt = 1
+	}
+	return max(cpt*max(j.TasksPerNod, 1), j.Desc.MinCPUs, 1)
 }
 
 func jobKey(id uint32) string { return fmt.Sprintf("%010d", id) }
