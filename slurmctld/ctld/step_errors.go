@@ -10,4 +10,6 @@ var (
 	errStepCPUs  = &wire.Error{Errno: wire.ErrnoSlurmError, Text: "More processors requested than permitted"}
 	// errStepBusy: the job could hold the step, but its other steps hold the CPUs now.
 	errStepBusy = wire.NewError(wire.ErrnoNodesBusy)
+	// errStepLimit: the job has created MaxStepCount steps (ESLURM_STEP_LIMIT).
+	errStepLimit = &wire.Error{Errno: 2076, Text: "Step limit reached for this job"}
 )

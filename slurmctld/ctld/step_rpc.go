@@ -213,7 +213,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	// steps created at once never share CPUs unless one overlaps.
 	var gpus []string
 	sreq := stepRequest{numTasks: numTasks, minNodes: minNodes, tasksPerNode: tpn, cpt: cpt, exact: r.Exact, overlap: r.Overlap}
-	stepID, a, err := c.steps.reserve(j.JobID, func(used map[string]uint32) (stepAlloc, error) {
+	stepID, a, err := c.steps.reserve(j.JobID, c.config().MaxStepCount, func(used map[string]uint32) (stepAlloc, error) {
 		a, err := placeStep(jobNodes, jobCPUs, used, sreq) // step_layout.go
 		if err != nil {
 			return a, err

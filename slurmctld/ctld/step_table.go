@@ -43,10 +43,14 @@ func (s *stepTable) createLocked(job uint32, nodes string) uint32 {
 
 // reserve creates a step of job where place puts it, given the CPUs the job's live steps
 // hold on each node; checking and holding happen under one lock, so two steps created at
-// once never take the same CPUs. place's error is returned and nothing is created.
-func (s *stepTable) reserve(job uint32, place func(used map[string]uint32) (stepAlloc, error)) (uint32, stepAlloc, error) {
+// once never take the same CPUs. place's error is returned and nothing is created. A job
+// that has had limit steps (MaxStepCount) gets no more.
+func (s *stepTable) reserve(job, limit uint32, place func(used map[string]uint32) (stepAlloc, error)) (uint32, stepAlloc, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.next[job] >= limit {
+		return 0, stepAlloc{}, errStepLimit
+	}
 	var used map[string]uint32
 	for _, a := range s.held[job] {
 		if a.overlap {

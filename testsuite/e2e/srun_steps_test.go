@@ -106,3 +106,17 @@ echo "rc=$?"
 		t.Errorf("job output:\n%s\nwant:\n%s", b, want)
 	}
 }
+
+// TestSrunSteps_MaxStepCount: a job that has created MaxStepCount steps gets no more, with
+// Slurm 22.05's message and exit code (recorded against the reference with MaxStepCount=2).
+func TestSrunSteps_MaxStepCount(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, ExtraConf: "MaxStepCount=2\n"})
+	out, errOut, code := c.Run(t, "salloc", "-n1", "sh", "-c", "srun true; echo rc=$?; srun true; echo rc=$?; srun true; echo rc=$?")
+	if want := "rc=0\nrc=0\nrc=1\n"; code != 0 || out != want {
+		t.Fatalf("salloc: %q, exit %d; want %q\n%s", out, code, want, errOut)
+	}
+	if !strings.Contains(errOut, ": Step limit reached for this job\n") || !strings.Contains(errOut, "srun: error: Unable to create step for job ") {
+		t.Errorf("third srun's error missing from:\n%s", errOut)
+	}
+}
