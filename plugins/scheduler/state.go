@@ -112,6 +112,9 @@ type Partition struct {
 	MinNodes      uint32   `codec:"min_nodes"`
 	PriorityTier  uint32   `codec:"priority_tier"`
 	OverSubscribe bool     `codec:"oversubscribe"`
+	// MaxCPUsPerNode is the most CPUs of one node the partition's jobs may hold together;
+	// Infinite (or 0) for no limit.
+	MaxCPUsPerNode uint32 `codec:"max_cpus_per_node"`
 }
 
 // Config is the part of slurm.conf a scheduler reads.

@@ -85,7 +85,8 @@ func reqHas(reqNodes, node string) bool {
 // that its partition's limits allow: were every node idle, could a selection place it? A
 // job needing more CPUs on one node than any node has is refused with Slurm's "CPU count per
 // node can not be satisfied", and one with fewer nodes left than it needs (after --exclude
-// and --constraint) with "Requested node configuration is not available".
+// and --constraint, and for --exclusive the nodes larger than MaxCPUsPerNode) with
+// "Requested node configuration is not available".
 func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
 	if perNode := j.minCPUsPerNode(); perNode > p.maxNodeCPUs {
 		e := slurmErr(errnoNodeConfigUnavail)
@@ -97,9 +98,14 @@ func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
 		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
 	}
 	c, _ := selection.ParseConstraint(j.Desc.Constraint) // checked before (checkFeatures)
+	limit := p.conf.MaxCPUsPerNode
 	var n uint32
 	for _, name := range p.nodes {
-		if !slices.Contains(exc, name) && c.MatchesSome(t.nodes[name].conf.Features) {
+		node := t.nodes[name]
+		if j.Exclusive && limit != 0 && limit != wire.Infinite && node.cpus() > limit {
+			continue // a whole node is more CPUs than MaxCPUsPerNode lets the partition use
+		}
+		if !slices.Contains(exc, name) && c.MatchesSome(node.conf.Features) {
 			n++
 		}
 	}

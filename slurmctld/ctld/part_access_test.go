@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/slurmctld/ctld"
@@ -178,4 +179,30 @@ func TestPartAccess_Update(t *testing.T) {
 		t.Errorf("release in grp: %v errno %d, want 2015 (released all the same)", err, rep.Errno)
 	}
 	f.waitReason(id, states.WaitPartConfig)
+}
+
+// TestPartAccess_MaxCPUsPerNode: a partition's jobs together hold at most MaxCPUsPerNode
+// CPUs of a node (a third job waits with Resources while another partition's job still
+// gets the node's free CPUs), and an --exclusive job of the partition, which would hold a
+// whole node over the limit, is refused as Slurm refuses it.
+func TestPartAccess_MaxCPUsPerNode(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 8, Extra: "PartitionName=capped Nodes=n1 MaxCPUsPerNode=4\n"})
+	f.startNodes("n1")
+	submit := func(part string, tasks uint32) uint32 {
+		d := script("sleep 1000")
+		d.Partition, d.NumTasks = part, tasks
+		return f.mustSubmit(d)
+	}
+	a, b := submit("capped", 2), submit("capped", 2)
+	f.waitState(a, states.JobRunning)
+	f.waitState(b, states.JobRunning)
+	third := submit("capped", 1)
+	other := submit("debug", 4)
+	f.waitState(other, states.JobRunning)
+	f.waitReason(third, states.WaitResources)
+	d := script("sleep 1000")
+	d.Partition, d.Shared = "capped", int32(jobspec.SharedNone) // --exclusive
+	if _, err := f.submit(0, d); errnoOf(err) != 2014 {
+		t.Errorf("--exclusive in a partition limited to 4 of 8 CPUs: %v, want errno 2014", err)
+	}
 }

@@ -89,14 +89,15 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 	for _, name := range c.t.partOrder {
 		p := c.t.parts[name]
 		s.parts = append(s.parts, scheduler.Partition{
-			Name:          name,
-			Nodes:         slices.Clone(p.nodes),
-			Up:            p.conf.State == "" || strings.EqualFold(p.conf.State, "UP") || strings.EqualFold(p.conf.State, "DRAIN"), // DRAIN still schedules
-			MaxTime:       p.conf.MaxTime,
-			MaxNodes:      p.conf.MaxNodes,
-			MinNodes:      p.conf.MinNodes,
-			PriorityTier:  uint32(p.conf.PriorityTier),
-			OverSubscribe: p.conf.OverSubscribe != "" && !strings.EqualFold(p.conf.OverSubscribe, "NO") && !strings.EqualFold(p.conf.OverSubscribe, "EXCLUSIVE"),
+			Name:           name,
+			Nodes:          slices.Clone(p.nodes),
+			Up:             p.conf.State == "" || strings.EqualFold(p.conf.State, "UP") || strings.EqualFold(p.conf.State, "DRAIN"), // DRAIN still schedules
+			MaxTime:        p.conf.MaxTime,
+			MaxNodes:       p.conf.MaxNodes,
+			MinNodes:       p.conf.MinNodes,
+			PriorityTier:   uint32(p.conf.PriorityTier),
+			OverSubscribe:  p.conf.OverSubscribe != "" && !strings.EqualFold(p.conf.OverSubscribe, "NO") && !strings.EqualFold(p.conf.OverSubscribe, "EXCLUSIVE"),
+			MaxCPUsPerNode: p.conf.MaxCPUsPerNode,
 		})
 	}
 	return s

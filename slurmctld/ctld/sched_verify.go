@@ -96,6 +96,8 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --mincpus=%d", cpus, name, j.Desc.MinCPUs)
 		case node.allocCPUs+cpus > node.cpus():
 			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, cpus, node.cpus())
+		case cpus > node.partRoom(part):
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed what partition %s's MaxCPUsPerNode=%d leaves (%d)", cpus, name, part.conf.Name, part.conf.MaxCPUsPerNode, node.partRoom(part))
 		case j.TasksPerNod > 0 && !j.Exclusive && cpus > max(j.TasksPerNod*cpt, j.Desc.MinCPUs):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed --ntasks-per-node=%d", cpus, name, j.TasksPerNod)
 		}

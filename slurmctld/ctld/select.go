@@ -65,11 +65,12 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 		}
 		free := n.cpus() - min(n.allocCPUs, n.cpus())
 		if j.Exclusive {
-			if n.jobs > 0 {
+			if n.jobs > 0 || n.partRoom(p) < n.cpus() {
 				return 0, false
 			}
 			free = n.cpus()
 		}
+		free = min(free, n.partRoom(p)) // MaxCPUsPerNode
 		if free < j.Desc.MinCPUs {
 			return 0, false // --mincpus
 		}

@@ -176,8 +176,9 @@ type nodeEntry struct {
 	// Derived from the jobs holding the node.
 	allocCPUs uint32
 	allocMem  uint64
-	exclusive int // jobs holding it with --exclusive
-	jobs      int // jobs holding it
+	partCPUs  map[string]uint32 // CPUs held by each partition's jobs (MaxCPUsPerNode)
+	exclusive int               // jobs holding it with --exclusive
+	jobs      int               // jobs holding it
 	// gres is the node's GRES with the devices in use (gres.go), kept by hold and release.
 	gres []gresEntry
 	// Run-time health, memory only.
@@ -188,6 +189,28 @@ type nodeEntry struct {
 }
 
 func (n *nodeEntry) cpus() uint32 { return uint32(n.conf.CPUs) }
+
+// holdPartCPUs counts delta CPUs held on n by a job of partition part.
+func (n *nodeEntry) holdPartCPUs(part string, delta int64) {
+	if n.partCPUs == nil {
+		n.partCPUs = map[string]uint32{}
+	}
+	if v := int64(n.partCPUs[part]) + delta; v > 0 {
+		n.partCPUs[part] = uint32(v)
+	} else {
+		delete(n.partCPUs, part)
+	}
+}
+
+// partRoom is the CPUs jobs of partition p may still take on n (its MaxCPUsPerNode less
+// what they hold there), or n's CPUs when p has no such limit.
+func (n *nodeEntry) partRoom(p *partEntry) uint32 {
+	limit := p.conf.MaxCPUsPerNode
+	if limit == 0 || limit == wire.Infinite {
+		return n.cpus()
+	}
+	return limit - min(n.partCPUs[p.conf.Name], limit)
+}
 
 // usable says whether the scheduler may place new work on the node.
 func (n *nodeEntry) usable() bool {
@@ -343,6 +366,7 @@ func (t *tables) hold(j *jobRecord) {
 			continue
 		}
 		n.allocCPUs += j.CPUsPerNode[i]
+		n.holdPartCPUs(j.Partition, int64(j.CPUsPerNode[i]))
 		n.allocMem += j.MemAlloc
 		n.jobs++
 		if j.Exclusive {
@@ -364,6 +388,7 @@ func (t *tables) release(j *jobRecord) {
 			continue
 		}
 		n.allocCPUs -= min(n.allocCPUs, j.CPUsPerNode[i])
+		n.holdPartCPUs(j.Partition, -int64(j.CPUsPerNode[i]))
 		n.allocMem -= min(n.allocMem, j.MemAlloc)
 		n.jobs--
 		if j.Exclusive {

@@ -30,6 +30,7 @@ func (s *SJF) Update(_ context.Context, d scheduler.Delta) error { return s.m.Up
 func (s *SJF) Schedule(_ context.Context, _ int64) (scheduler.Plan, error) {
 	cfg := s.m.Config()
 	pool := selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), s.m.Nodes())
+	pool.LimitPartitions(s.m.Partitions()) // MaxCPUsPerNode
 	for _, j := range s.m.Running() {
 		pool.TakeJob(j)
 	}

@@ -32,10 +32,9 @@ type segment struct {
 
 // newPass starts a pass at now over the queue in order, holding what runs now.
 func (b *Backfill) newPass(now int64, queue []*scheduler.Job) *pass {
-	cfg := b.m.Config()
 	ps := &pass{
 		now: now, windowEnd: now + int64(b.params.BfWindow)*60, began: b.clock(),
-		tl:   newTimeline(selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), b.m.Nodes())),
+		tl:   newTimeline(b.newPool()),
 		held: map[uint32]bool{}, perUser: map[uint32]int{},
 	}
 	ps.tl.table = newTable(now, ps.windowEnd, int64(b.params.BfResolution))
@@ -43,6 +42,14 @@ func (b *Backfill) newPass(now int64, queue []*scheduler.Job) *pass {
 		ps.queue = append(ps.queue, j.ID)
 	}
 	return ps
+}
+
+// newPool is an empty pool of the mirror's nodes that counts its partitions' MaxCPUsPerNode.
+func (b *Backfill) newPool() *selection.Pool {
+	cfg := b.m.Config()
+	p := selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), b.m.Nodes())
+	p.LimitPartitions(b.m.Partitions())
+	return p
 }
 
 // holdRunning puts into the map every running job and every start of this call's main pass
@@ -60,7 +67,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		if end <= ps.now {
 			end = ps.now + res // overran its limit: about to be killed
 		}
-		ps.tl.hold(busy{start: ps.now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition}, exclusive: j.Exclusive}, ps.now)
 	}
 	for _, s := range mainStarts {
 		if ps.held[s.JobID] {
@@ -68,7 +75,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		}
 		ps.held[s.JobID] = true
 		j := b.m.Job(s.JobID)
-		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(cmp.Or(s.Partition, j.Partition))), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem, Gres: s.Gres}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(cmp.Or(s.Partition, j.Partition))), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Mem: s.Mem, Gres: s.Gres, Partition: cmp.Or(s.Partition, j.Partition)}, exclusive: j.Exclusive}, ps.now)
 	}
 }
 

@@ -78,6 +78,7 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 func PoolOf(m *scheduler.Mirror) *selection.Pool {
 	cfg := m.Config()
 	p := selection.NewPool(selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters), m.Nodes())
+	p.LimitPartitions(m.Partitions()) // MaxCPUsPerNode
 	for _, j := range m.Running() {
 		p.TakeJob(j)
 	}

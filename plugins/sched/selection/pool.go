@@ -1,6 +1,10 @@
 package selection
 
-import "github.com/orbit-hpc/orbit/plugins/scheduler"
+import (
+	"slices"
+
+	"github.com/orbit-hpc/orbit/plugins/scheduler"
+)
 
 // Free is what is left of one node: its configuration and what jobs hold on it.
 type Free struct {
@@ -28,6 +32,45 @@ type Pool struct {
 	// Node.Gres) start at gresOff[i]. Clones copy it; the offsets are shared.
 	gresUsed []uint64
 	gresOff  []int32
+	// caps are the partitions with a MaxCPUsPerNode (LimitPartitions): partUse[k][i] is the
+	// CPUs that partition caps[name].index's jobs hold on node i.
+	caps    map[string]partCap
+	partUse [][]uint32
+}
+
+// partCap is one partition's MaxCPUsPerNode and its row in Pool.partUse.
+type partCap struct {
+	index int
+	max   uint32
+}
+
+// noCap is the room a partition without MaxCPUsPerNode leaves on a node.
+const noCap = ^uint32(0)
+
+// LimitPartitions makes p count, for each of parts with a MaxCPUsPerNode, the CPUs its jobs
+// hold on each node (allocations name their partition: Alloc.Partition), so that Select
+// gives none of its jobs more than the limit leaves (select/cons_tres's part_cpu_limit). It
+// is called on a new pool, before anything is booked.
+func (p *Pool) LimitPartitions(parts []scheduler.Partition) {
+	for _, part := range parts {
+		if part.MaxCPUsPerNode == 0 || part.MaxCPUsPerNode == scheduler.Infinite {
+			continue
+		}
+		if p.caps == nil {
+			p.caps = map[string]partCap{}
+		}
+		p.caps[part.Name] = partCap{index: len(p.partUse), max: part.MaxCPUsPerNode}
+		p.partUse = append(p.partUse, make([]uint32, len(p.nodes)))
+	}
+}
+
+// partRoom is the CPUs part's jobs may still take on node i: noCap without a limit.
+func (p *Pool) partRoom(part string, i int) uint32 {
+	c, ok := p.caps[part]
+	if !ok {
+		return noCap
+	}
+	return c.max - min(p.partUse[c.index][i], c.max)
 }
 
 // NewPool is the nodes with nothing allocated.
@@ -63,8 +106,12 @@ func (p *Pool) GresUsed(name string) []uint64 {
 
 // Clone is an independent copy of p (without a Watch).
 func (p *Pool) Clone() *Pool {
-	return &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
-		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff}
+	c := &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
+		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps}
+	for _, row := range p.partUse {
+		c.partUse = append(c.partUse, slices.Clone(row))
+	}
+	return c
 }
 
 // Node is the free record of a node, or nil.
@@ -80,7 +127,7 @@ func (p *Pool) Names() []string { return p.order }
 
 // TakeJob books what a running job holds (its Nodes, CPUs and Mem).
 func (p *Pool) TakeJob(j *scheduler.Job) {
-	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc}, j.Exclusive)
+	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition}, j.Exclusive)
 }
 
 // Take books an allocation; exclusive marks its nodes as held whole.
@@ -140,6 +187,7 @@ type Booking struct {
 	mem       uint64
 	exclusive bool
 	gres      [][]gresDelta // by position in idx; nil when the allocation holds no GRES
+	part      int           // row of Pool.partUse its CPUs count in; -1 for none
 }
 
 // gresDelta is a count of one entry of a node's Node.Gres.
@@ -151,7 +199,10 @@ type gresDelta struct {
 // Resolve is a's Booking on p; nodes p does not have are left out (nothing to count
 // against).
 func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
-	b := Booking{idx: make([]int32, 0, len(a.Nodes)), cpus: make([]uint32, 0, len(a.Nodes)), mem: a.Mem, exclusive: exclusive}
+	b := Booking{idx: make([]int32, 0, len(a.Nodes)), cpus: make([]uint32, 0, len(a.Nodes)), mem: a.Mem, exclusive: exclusive, part: -1}
+	if c, ok := p.caps[a.Partition]; ok {
+		b.part = c.index
+	}
 	for k, name := range a.Nodes {
 		i, ok := p.index[name]
 		if !ok {
@@ -200,9 +251,13 @@ func (p *Pool) bookIdx(b Booking, sign int) {
 	for k, i := range b.idx {
 		f := &p.nodes[i]
 		if w != nil && w.elig[i] {
-			w.remove(f, p.gresOf(int(i)))
+			w.remove(int(i), f, p.gresOf(int(i)))
 		}
 		f.AllocCPUs = uint32(int64(f.AllocCPUs) + int64(sign)*int64(b.cpus[k]))
+		if b.part >= 0 {
+			use := &p.partUse[b.part][i]
+			*use = uint32(int64(*use) + int64(sign)*int64(b.cpus[k]))
+		}
 		f.AllocMem = uint64(int64(f.AllocMem) + int64(sign)*int64(b.mem))
 		f.Jobs += sign
 		if b.gres != nil {
@@ -215,7 +270,7 @@ func (p *Pool) bookIdx(b Booking, sign int) {
 			f.Exclusive += sign
 		}
 		if w != nil && w.elig[i] {
-			w.add(f, p.gresOf(int(i)))
+			w.add(int(i), f, p.gresOf(int(i)))
 		}
 	}
 }

@@ -14,6 +14,9 @@ type Alloc struct {
 	Mem   uint64
 	// Gres is the GRES taken on Nodes[i] (scheduler.Job.GresAlloc's shape), nil for none.
 	Gres [][]scheduler.Gres
+	// Partition is the partition the job runs in: its CPUs count against the partition's
+	// MaxCPUsPerNode (Pool.LimitPartitions).
+	Partition string
 }
 
 // MemPerNode is the memory a job counts on a node where it has cpus CPUs.
@@ -116,7 +119,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if f == nil || !c.matches(f.Node.Features, alt) {
 			return 0, false
 		}
-		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole)
+		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, p.partRoom(part.Name, p.index[name]))
 	}
 	var chosen []cand
 	var total uint32
@@ -144,7 +147,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if seen[name] || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
 			continue
 		}
-		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole)
+		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, p.partRoom(part.Name, i))
 		if !ok {
 			continue
 		}
@@ -169,7 +172,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		tasks[i] += add
 		left -= add
 	}
-	var a Alloc
+	a := Alloc{Partition: part.Name}
 	for i, cd := range chosen {
 		a.Nodes = append(a.Nodes, cd.name)
 		cpus := max(tasks[i]*cpt, j.MinCPUs) // --mincpus: at least that many on each node

@@ -26,3 +26,49 @@ func TestSelect_MinCPUs(t *testing.T) {
 		t.Fatal("a third --mincpus=4 job fits where no node has 4 free CPUs")
 	}
 }
+
+// TestSelect_MaxCPUsPerNode: a partition's jobs together hold no more than its
+// MaxCPUsPerNode of any node (select/cons_tres's part_cpu_limit); other partitions' jobs on
+// the same node do not count against it, and a whole-node job cannot use a node larger
+// than the limit. A Tally agrees with Select as the pool changes.
+func TestSelect_MaxCPUsPerNode(t *testing.T) {
+	nodes := []scheduler.Node{gresNode("n1", 8)}
+	capped := part(nodes)
+	capped.Name, capped.MaxCPUsPerNode = "capped", 3
+	other := part(nodes)
+	other.Name = "other"
+	p := NewPool(Mode{CPUs: true}, nodes)
+	p.LimitPartitions([]scheduler.Partition{*capped, *other})
+	p.TakeJob(&scheduler.Job{ID: 1, Partition: "other", Nodes: []string{"n1"}, CPUs: []uint32{4}})
+
+	j := &scheduler.Job{ID: 2, Partition: "capped", MinNodes: 1, NumTasks: 2, CPUsPerTask: 1}
+	tally := p.Watch(j, capped)
+	a, ok := p.Select(j, capped)
+	if !ok || a.CPUs[0] != 2 || a.Partition != "capped" || !tally.MayFit() {
+		t.Fatalf("2 tasks in a partition limited to 3 CPUs of n1: %+v ok %v (tally %v)", a, ok, tally.MayFit())
+	}
+	p.Take(a, false)
+	if tally.MayFit() {
+		t.Error("tally says a second 2-task job fits with 1 of the partition's 3 CPUs left")
+	}
+	if _, ok := p.Select(j, capped); ok {
+		t.Fatal("a second 2-task job fits: the partition would hold 4 CPUs of n1, over MaxCPUsPerNode=3")
+	}
+	p.Unwatch()
+	one := &scheduler.Job{ID: 3, Partition: "capped", MinNodes: 1, NumTasks: 1, CPUsPerTask: 1}
+	if a, ok := p.Select(one, capped); !ok || a.CPUs[0] != 1 {
+		t.Errorf("a 1-task job should take the partition's last CPU of n1: %+v ok %v", a, ok)
+	}
+	if a, ok := p.Select(&scheduler.Job{ID: 4, Partition: "other", MinNodes: 1, NumTasks: 2, CPUsPerTask: 1}, other); !ok || a.CPUs[0] != 2 {
+		t.Errorf("another partition's job still gets n1's free CPUs: %+v ok %v", a, ok)
+	}
+	idle := NewPool(Mode{CPUs: true}, nodes)
+	idle.LimitPartitions([]scheduler.Partition{*capped})
+	excl := &scheduler.Job{ID: 5, Partition: "capped", MinNodes: 1, NumTasks: 1, CPUsPerTask: 1, Exclusive: true}
+	if _, ok := idle.Select(excl, capped); ok {
+		t.Error("an exclusive job took all 8 CPUs of idle n1 in a partition limited to 3")
+	}
+	if _, ok := idle.Select(excl, other); !ok {
+		t.Error("an exclusive job of an unlimited partition cannot have idle n1")
+	}
+}

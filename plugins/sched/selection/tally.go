@@ -17,6 +17,8 @@ type Tally struct {
 	cpt   uint32
 	whole bool
 	mode  Mode
+	pool  *Pool
+	part  string // the partition watched (its MaxCPUsPerNode)
 	elig  []bool // by pool index: in the partition, not excluded, features match
 	nodes uint32 // eligible nodes with room for a task
 	tasks uint64 // tasks they could take
@@ -26,7 +28,7 @@ type Tally struct {
 // Unwatch. A job whose --constraint does not parse gets a Tally that never fits.
 func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 	t := &Tally{j: j, cpt: max(j.CPUsPerTask, 1), whole: j.Exclusive || p.Mode.WholeNode, mode: p.Mode,
-		elig: make([]bool, len(p.nodes))}
+		pool: p, part: part.Name, elig: make([]bool, len(p.nodes))}
 	c, err := ParseConstraint(j.Features)
 	if err != nil {
 		return t
@@ -40,7 +42,7 @@ func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 			continue
 		}
 		t.elig[i] = true
-		t.add(f, p.gresOf(i))
+		t.add(i, f, p.gresOf(i))
 	}
 	p.watch = t
 	return t
@@ -54,15 +56,15 @@ func (t *Tally) MayFit() bool {
 	return t.nodes >= t.j.MinNodes && t.tasks >= uint64(t.j.NumTasks)
 }
 
-func (t *Tally) add(f *Free, gres []uint64) {
-	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole); ok {
+func (t *Tally) add(i int, f *Free, gres []uint64) {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.pool.partRoom(t.part, i)); ok {
 		t.nodes++
 		t.tasks += uint64(n)
 	}
 }
 
-func (t *Tally) remove(f *Free, gres []uint64) {
-	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole); ok {
+func (t *Tally) remove(i int, f *Free, gres []uint64) {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.pool.partRoom(t.part, i)); ok {
 		t.nodes--
 		t.tasks -= uint64(n)
 	}
@@ -70,9 +72,14 @@ func (t *Tally) remove(f *Free, gres []uint64) {
 
 // capacity is the tasks of j (cpt CPUs each; whole: it takes whole nodes) node f, with
 // gres of its GRES in use, can take now, before features: what Select counts a node for.
-// A node without the job's --gres free takes none.
-func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, whole bool) (uint32, bool) {
+// A node without the job's --gres free takes none; room is the CPUs the job's partition
+// may still take there (MaxCPUsPerNode; noCap for none): a whole-node job needs the node's
+// every CPU within it.
+func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, whole bool, room uint32) (uint32, bool) {
 	if !f.Node.Usable || f.Exclusive > 0 {
+		return 0, false
+	}
+	if whole && room < f.Node.CPUs {
 		return 0, false
 	}
 	if len(j.Gres) > 0 && !GresFits(f.Node.Gres, gres, j.Gres) {
@@ -85,6 +92,7 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 	if mode.CPUs && !whole {
 		free -= min(f.AllocCPUs, free)
 	}
+	free = min(free, room)
 	if free < j.MinCPUs {
 		return 0, false // --mincpus
 	}
