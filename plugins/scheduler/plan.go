@@ -54,10 +54,13 @@ type Reject struct {
 	Reason uint32 `codec:"reason"`
 }
 
-// PendingReason is why an eligible job did not start this cycle.
+// PendingReason is why an eligible job did not start this cycle. Desc, when set, is the
+// text squeue shows instead of the reason's name (Slurm's state_desc); the controller
+// accepts only the texts Slurm's schedulers use (compat/states.SchedulerDescs).
 type PendingReason struct {
 	JobID  uint32 `codec:"job_id"`
 	Reason uint32 `codec:"reason"`
+	Desc   string `codec:"desc"`
 }
 
 // CycleStats are a scheduling cycle's counters, summed by the controller for sdiag.

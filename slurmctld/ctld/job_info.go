@@ -7,6 +7,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -130,6 +131,9 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	}
 	if info.StdIn == "" {
 		info.StdIn = "/dev/null"
+	}
+	if d, ok := c.plug.descs[j.JobID]; ok && info.StateDesc == "" && j.state().IsPending() && j.Reason == uint32(states.SchedulerDescs[d]) {
+		info.StateDesc = d // the scheduler's text for the reason (sched_cycle.go)
 	}
 	c.jobInfoExtra(j, &info) // job_info_show.go
 	if j.state().IsPending() && j.EligibleTime > j.SubmitTime {

@@ -182,9 +182,9 @@ func TestPartAccess_Update(t *testing.T) {
 }
 
 // TestPartAccess_MaxCPUsPerNode: a partition's jobs together hold at most MaxCPUsPerNode
-// CPUs of a node (a third job waits with Resources while another partition's job still
-// gets the node's free CPUs), and an --exclusive job of the partition, which would hold a
-// whole node over the limit, is refused as Slurm refuses it.
+// CPUs of a node (a third job waits with Resources; that another partition's jobs keep the
+// node's other CPUs is selection's test), and an --exclusive job of the partition, which
+// would hold a whole node over the limit, is refused as Slurm refuses it.
 func TestPartAccess_MaxCPUsPerNode(t *testing.T) {
 	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 8, Extra: "PartitionName=capped Nodes=n1 MaxCPUsPerNode=4\n"})
 	f.startNodes("n1")
@@ -197,9 +197,14 @@ func TestPartAccess_MaxCPUsPerNode(t *testing.T) {
 	f.waitState(a, states.JobRunning)
 	f.waitState(b, states.JobRunning)
 	third := submit("capped", 1)
-	other := submit("debug", 4)
-	f.waitState(other, states.JobRunning)
 	f.waitReason(third, states.WaitResources)
+	// A lower-priority job of another partition on the same node waits too: the main
+	// scheduler withholds the nodes of a partition whose job could not start (only a
+	// backfill pass may start it there), saying so as Slurm does.
+	other := submit("debug", 4)
+	if j := f.waitReason(other, states.WaitResources); j.StateDesc != states.DescNodesReserved {
+		t.Errorf("job of another partition on the withheld node: reason text %q, want %q", j.StateDesc, states.DescNodesReserved)
+	}
 	d := script("sleep 1000")
 	d.Partition, d.Shared = "capped", int32(jobspec.SharedNone) // --exclusive
 	if _, err := f.submit(0, d); errnoOf(err) != 2014 {

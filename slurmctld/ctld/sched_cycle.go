@@ -19,6 +19,9 @@ type schedPlugin struct {
 	sent   sentState
 	// resv are the plan's expected starts of pending jobs (squeue --start), guarded by c.mu.
 	resv map[uint32]scheduler.Reservation
+	// descs are the plan's reason texts of pending jobs (Slurm's state_desc, shown in place
+	// of the reason's name while the job keeps that reason), guarded by c.mu.
+	descs map[uint32]string
 }
 
 // close closes a plugin that is an io.Closer (the plugin host kills its process).
@@ -193,8 +196,13 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 	// (the job stays pending, as Slurm leaves a job it cannot schedule). An eligible job the
 	// plan says nothing about loses a stale controller reason (a begin time that passed).
 	given := map[uint32]uint32{}
+	descs := map[uint32]string{}
 	for _, r := range plan.Reasons {
 		given[r.JobID] = r.Reason
+		delete(descs, r.JobID) // the last reason given wins, with its text or without
+		if want, ok := states.SchedulerDescs[r.Desc]; ok && uint32(want) == r.Reason {
+			descs[r.JobID] = r.Desc
+		}
 	}
 	for _, r := range plan.Rejects {
 		given[r.JobID] = r.Reason
@@ -237,6 +245,12 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 		}
 	}
 	c.plug.resv = resv
+	for id := range descs {
+		if j := c.t.jobs[id]; j == nil || done[id] || j.Reason != given[id] {
+			delete(descs, id) // started, or the controller's own reason won
+		}
+	}
+	c.plug.descs = descs
 	return starts, more
 }
 

@@ -54,7 +54,11 @@ func outcome(p scheduler.Plan) []string {
 		out = append(out, line)
 	}
 	for _, r := range p.Reasons {
-		out = append(out, fmt.Sprintf("reason %d %s", r.JobID, states.Reason(r.Reason)))
+		line := fmt.Sprintf("reason %d %s", r.JobID, states.Reason(r.Reason))
+		if r.Desc != "" {
+			line += " (" + r.Desc + ")"
+		}
+		out = append(out, line)
 	}
 	return out
 }
@@ -64,6 +68,9 @@ func TestBuiltin_Schedule_Order(t *testing.T) {
 	split := map[string][]string{"p1": {"n1"}, "p2": {"n2"}}
 	running := scheduler.Job{ID: 1, State: scheduler.JobRunning, Partition: "p1", Priority: 1, StartTime: 900, TimeLimit: 10,
 		Nodes: []string{"n1"}, CPUs: []uint32{4}, NumTasks: 4, MinNodes: 1, CPUsPerTask: 1}
+	both := map[string][]string{"p1": {"n1", "n2"}, "p2": {"n1", "n2"}}
+	onN1 := pend(2, 30, "p1", 4)
+	onN1.ReqNodes = []string{"n1"}
 	held := pend(9, 0, "p1", 1)
 	held.Eligible = false
 	held.Reason = uint32(states.WaitHeld)
@@ -103,6 +110,10 @@ func TestBuiltin_Schedule_Order(t *testing.T) {
 			[]string{"start 2 n2:2 in p2"}},
 		{"several partitions: in order", state(nodes(2, 4, 0), split, multi(2, 10, 2)),
 			[]string{"start 2 n1:2"}},
+		{"a blocked partition's nodes are withheld from other partitions", state(nodes(2, 4, 0), both, running, pend(2, 30, "p1", 8), pend(3, 20, "p2", 1)),
+			[]string{"reason 2 Resources", "reason 3 Resources (" + states.DescNodesReserved + ")"}},
+		{"a --nodelist job withholds only its nodes", state(nodes(2, 4, 0), both, running, onN1, pend(3, 20, "p2", 1)),
+			[]string{"start 3 n2:1", "reason 2 Resources"}},
 		{"several partitions: the last one's reason", state(nodes(2, 4, 0), split, running, pend(3, 30, "p2", 4), multi(2, 20, 2), multi(4, 10, 1)),
 			[]string{"start 3 n2:4", "reason 2 Resources", "reason 4 Priority"}},
 	}

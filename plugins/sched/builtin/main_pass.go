@@ -24,27 +24,43 @@ type Result struct {
 // which orders them the same way when the partitions share a PriorityTier. A job that
 // starts nowhere shows the reason of the last partition tried, as each of Slurm's entries
 // overwrites it.
+//
+// As in Slurm's schedule(), a job that cannot start for want of resources blocks its
+// partition (later jobs there wait with Priority) and withholds the partition's nodes from
+// every later job of any partition; a job left with fewer nodes than it needs waits with
+// Resources, "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher
+// priority partitions", and blocks its own partition in turn. A job held to its --nodelist
+// withholds only those nodes.
 func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nodes []scheduler.Node, pool *selection.Pool, depth int) Result {
 	var r Result
 	blocked := map[string]bool{}
 	capacity := selection.NewCapacity(nodes)
+	fail := func(part *scheduler.Partition) {
+		blocked[part.Name] = true
+		pool.Withhold(part.Nodes)
+	}
 	for _, j := range pending {
 		if !j.Eligible || j.State != scheduler.JobPending {
 			continue // the controller has set its reason
 		}
-		reason := states.WaitNoReason
+		reason, desc := states.WaitNoReason, ""
 		started := false
 		for _, name := range j.Parts() {
 			part := parts(name)
 			if part == nil {
 				continue
 			}
+			desc = ""
 			switch {
 			case !capacity.FitsEver(j, part):
 				reason = states.WaitPartConfig
 				continue
 			case blocked[name]:
 				reason = states.WaitPriority
+				continue
+			case uint32(pool.Unheld(part)) < max(j.MinNodes, 1):
+				reason, desc = states.WaitResources, states.DescNodesReserved
+				fail(part)
 				continue
 			}
 			if depth > 0 && r.Tested >= depth {
@@ -55,7 +71,11 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 			a, ok := pool.Select(j, part)
 			if !ok {
 				reason = states.WaitResources
-				blocked[name] = true
+				if uint32(len(j.ReqNodes)) >= j.MinNodes && len(j.ReqNodes) > 0 {
+					pool.Withhold(j.ReqNodes) // its nodes only, not the partition
+				} else {
+					fail(part)
+				}
 				continue
 			}
 			pool.Take(a, j.Exclusive)
@@ -68,7 +88,7 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 			break
 		}
 		if !started && reason != states.WaitNoReason {
-			r.Reasons = append(r.Reasons, scheduler.PendingReason{JobID: j.ID, Reason: uint32(reason)})
+			r.Reasons = append(r.Reasons, scheduler.PendingReason{JobID: j.ID, Reason: uint32(reason), Desc: desc})
 		}
 	}
 	return r

@@ -36,6 +36,9 @@ type Pool struct {
 	// CPUs that partition caps[name].index's jobs hold on node i.
 	caps    map[string]partCap
 	partUse [][]uint32
+	// withheld marks nodes a main pass keeps from lower-priority jobs (Withhold); nil
+	// when none is.
+	withheld []bool
 }
 
 // partCap is one partition's MaxCPUsPerNode and its row in Pool.partUse.
@@ -63,6 +66,38 @@ func (p *Pool) LimitPartitions(parts []scheduler.Partition) {
 		p.partUse = append(p.partUse, make([]uint32, len(p.nodes)))
 	}
 }
+
+// Withhold keeps the named nodes from every later Select on p (Slurm's main scheduler takes
+// the nodes of a partition whose job could not start out of avail_node_bitmap, so that lower
+// priority jobs of other partitions do not take them first). Unknown names are ignored.
+func (p *Pool) Withhold(names []string) {
+	if p.withheld == nil {
+		p.withheld = make([]bool, len(p.nodes))
+	}
+	for _, n := range names {
+		if i, ok := p.index[n]; ok {
+			p.withheld[i] = true
+		}
+	}
+}
+
+// Unheld is how many of part's nodes Withhold has not withheld.
+func (p *Pool) Unheld(part *scheduler.Partition) int {
+	idx := p.partIndex(part)
+	if p.withheld == nil {
+		return len(idx)
+	}
+	n := 0
+	for _, i := range idx {
+		if !p.withheld[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// held says whether node i is withheld.
+func (p *Pool) held(i int) bool { return p.withheld != nil && p.withheld[i] }
 
 // partRoom is the CPUs part's jobs may still take on node i: noCap without a limit.
 func (p *Pool) partRoom(part string, i int) uint32 {
@@ -107,7 +142,7 @@ func (p *Pool) GresUsed(name string) []uint64 {
 // Clone is an independent copy of p (without a Watch).
 func (p *Pool) Clone() *Pool {
 	c := &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
-		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps}
+		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps, withheld: slices.Clone(p.withheld)}
 	for _, row := range p.partUse {
 		c.partUse = append(c.partUse, slices.Clone(row))
 	}

@@ -116,7 +116,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	whole := j.Exclusive || p.Mode.WholeNode
 	capOf := func(name string) (uint32, bool) {
 		f := p.Node(name)
-		if f == nil || !c.matches(f.Node.Features, alt) {
+		if f == nil || !c.matches(f.Node.Features, alt) || p.held(p.index[name]) {
 			return 0, false
 		}
 		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, p.partRoom(part.Name, p.index[name]))
@@ -144,7 +144,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 		f := &p.nodes[i]
 		name := f.Node.Name
-		if seen[name] || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
+		if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
 			continue
 		}
 		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, p.partRoom(part.Name, i))
