@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -59,7 +60,14 @@ func (c *Controller) planCycle() {
 	var invalid []uint32
 	var ended []endJob // pending jobs past their deadline (job_deadline.go)
 	var reasons []reasonChange
+	// CompleteWait: while a job that ended less than that many seconds ago is still
+	// completing, Slurm schedules nothing (job_is_completing); until is when that ends.
+	var until int64
+	completeWait := int64(c.config().CompleteWait)
 	for _, j := range c.t.jobs {
+		if completeWait > 0 && j.state().IsCompleting() && j.EndTime >= now-completeWait {
+			until = max(until, j.EndTime+completeWait)
+		}
 		if !j.state().IsPending() || j.state().IsCompleting() {
 			continue
 		}
@@ -101,6 +109,11 @@ func (c *Controller) planCycle() {
 		c.endPending(ended, "jobs ended: deadline can no longer be met")
 	}
 
+	if until > 0 {
+		c.log.Debug("scheduling deferred: a job is still completing (CompleteWait)", "until", until)
+		time.AfterFunc(time.Duration(until-now+1)*time.Second, c.wake)
+		return
+	}
 	asked := bfMark()
 	plan, ok := c.askPlan(cur, now)
 	if !ok {

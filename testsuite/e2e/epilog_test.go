@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
@@ -50,5 +51,36 @@ func TestEpilog_JobCompletesAfterEpilog(t *testing.T) {
 	out, err := os.ReadFile(filepath.Join(c.WorkDir, "second.out"))
 	if err != nil || string(out) != "after-epilog\n" {
 		t.Errorf("second job's output = %q (%v), want it to start after the first job's epilog", out, err)
+	}
+}
+
+// TestEpilog_CompleteWait: with CompleteWait, nothing is scheduled while a job that ended
+// less than that long ago is still completing, even where CPUs are free (Slurm's
+// job_is_completing): the second job starts only once the first job's epilog is done.
+func TestEpilog_CompleteWait(t *testing.T) {
+	dir := scriptDir(t, nil)
+	release := filepath.Join(dir, "release")
+	epilog := fmt.Sprintf("#!/bin/bash\nfor i in $(seq 600); do [ -e %s ] && break; /bin/sleep 0.1; done\n"+
+		"echo done > %s/epilog.$SLURM_JOB_ID\n", release, dir)
+	if err := os.WriteFile(filepath.Join(dir, "epilog.sh"), []byte(epilog), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, InProcess: true,
+		ExtraConf: "Epilog=" + dir + "/epilog.sh\nCompleteWait=60\n"})
+	first := submit(t, c, "-n1", "-o", "/dev/null", writeScript(t, c, "first.sh", "#!/bin/bash\ntrue\n"))
+	waitSqueue(t, c, "CG\n", "-h", "-j", fmt.Sprint(first), "-o", "%t")
+	second := submit(t, c, "-n1", "-o", "second.out", writeScript(t, c, "second.sh",
+		fmt.Sprintf("#!/bin/bash\nif [ -e %s/epilog.%d ]; then echo after-epilog; else echo before-epilog; fi\n", dir, first)))
+	// The node's second CPU is free: only CompleteWait keeps the second job pending. Give the
+	// scheduler time to (wrongly) start it before the epilog is released.
+	time.Sleep(2 * time.Second)
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitJob(t, first, states.JobComplete)
+	c.WaitJob(t, second, states.JobComplete)
+	out, err := os.ReadFile(filepath.Join(c.WorkDir, "second.out"))
+	if err != nil || string(out) != "after-epilog\n" {
+		t.Errorf("second job's output = %q (%v): it started while the first job was completing, within CompleteWait", out, err)
 	}
 }
