@@ -13,6 +13,7 @@ import (
 func (l *loader) build(path string) *Config {
 	c := &Config{Path: path, Files: l.files, Raw: l.raw, nodeIndex: map[string]nodeRef{}}
 	l.removedKeys()
+	l.unimplemented() // unimplemented.go
 	l.controllers(c)
 	l.scalars(c)
 	l.priority(c)

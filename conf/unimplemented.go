@@ -1,0 +1,55 @@
+package conf
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Keys Slurm 22.05 acts on that Orbit accepts (a site's slurm.conf must load unchanged) but
+// does not act on yet. Each one set to a value with an effect is reported as a warning,
+// which slurmctld logs at start and `slurmctld -t` prints, so nothing is ignored silently.
+
+// unimplementedKey is one such key: whether a value has an effect Orbit lacks, and what is
+// missing.
+type unimplementedKey struct {
+	name    string
+	effect  func(v string) bool
+	missing string
+}
+
+func valueSet(v string) bool { return strings.TrimSpace(v) != "" }
+
+func notOneOf(values ...string) func(string) bool {
+	return func(v string) bool {
+		for _, ok := range values {
+			if strings.EqualFold(strings.TrimSpace(v), ok) {
+				return false
+			}
+		}
+		return valueSet(v)
+	}
+}
+
+var unimplementedKeys = []unimplementedKey{
+	{"PreemptType", notOneOf("preempt/none"), "jobs are never preempted"},
+	{"JobSubmitPlugins", valueSet, "job submit plugins are not run"},
+	{"AccountingStorageEnforce", notOneOf("none", "0"), "association, QOS and limit enforcement is not done"},
+	{"InactiveLimit", notOneOf("0"), "allocations of unresponsive srun and salloc are not ended"},
+	{"UnkillableStepProgram", valueSet, "it is not run for unkillable steps"},
+	{"RebootProgram", valueSet, "nodes are not rebooted (scontrol reboot)"},
+	{"SuspendProgram", valueSet, "idle nodes are not powered down"},
+	{"ResumeProgram", valueSet, "powered-down nodes are not resumed"},
+	{"RequeueExit", valueSet, "jobs are not requeued on these exit codes"},
+	{"RequeueExitHold", valueSet, "jobs are not requeued held on these exit codes"},
+	{"ResvProlog", valueSet, "there are no advance reservations"},
+	{"ResvEpilog", valueSet, "there are no advance reservations"},
+}
+
+// unimplemented warns about each key of unimplementedKeys set with an effect.
+func (l *loader) unimplemented() {
+	for _, k := range unimplementedKeys {
+		if v, ok := l.raw[k.name]; ok && k.effect(v.Value) {
+			l.warnf(k.name, "%s", fmt.Sprintf("%s=%s is not implemented by Orbit yet: %s", k.name, v.Value, k.missing))
+		}
+	}
+}
