@@ -43,6 +43,7 @@ var unimplementedKeys = []unimplementedKey{
 	{"RequeueExitHold", valueSet, "jobs are not requeued held on these exit codes"},
 	{"ResvProlog", valueSet, "there are no advance reservations"},
 	{"ResvEpilog", valueSet, "there are no advance reservations"},
+	{"MpiDefault", notOneOf("none"), "srun starts no PMI server for its steps (srun --mpi= names one and is refused)"},
 }
 
 // unimplemented warns about each key of unimplementedKeys set with an effect.
