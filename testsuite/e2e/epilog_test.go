@@ -11,19 +11,26 @@ import (
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
 )
 
-// TestEpilog_JobCompletesAfterEpilog: with a slow Epilog, the ended job stays COMPLETING
-// (squeue CG) and keeps its node until the epilog finished; a job waiting for that node
-// starts only then. The epilog waits for a file the test writes, so the order does not
-// depend on timing.
-func TestEpilog_JobCompletesAfterEpilog(t *testing.T) {
-	dir := scriptDir(t, nil)
-	release := filepath.Join(dir, "release")
-	// Bounded: the epilog gives up after 60 s rather than hang the cluster.
+// gatedEpilog writes dir/epilog.sh, an Epilog that waits until the file release exists and
+// then writes dir/epilog.JOBID. Bounded: it gives up after 60 s rather than hang the cluster.
+func gatedEpilog(t *testing.T) (dir, release string) {
+	t.Helper()
+	dir = scriptDir(t, nil)
+	release = filepath.Join(dir, "release")
 	epilog := fmt.Sprintf("#!/bin/bash\nfor i in $(seq 600); do [ -e %s ] && break; /bin/sleep 0.1; done\n"+
 		"echo done > %s/epilog.$SLURM_JOB_ID\n", release, dir)
 	if err := os.WriteFile(filepath.Join(dir, "epilog.sh"), []byte(epilog), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return dir, release
+}
+
+// TestEpilog_JobCompletesAfterEpilog: with a slow Epilog, the ended job stays COMPLETING
+// (squeue CG) and keeps its node until the epilog finished; a job waiting for that node
+// starts only then. The epilog waits for a file the test writes, so the order does not
+// depend on timing.
+func TestEpilog_JobCompletesAfterEpilog(t *testing.T) {
+	dir, release := gatedEpilog(t)
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 1, InProcess: true,
 		ExtraConf: "Epilog=" + dir + "/epilog.sh\n"})
 	first := submit(t, c, "-o", "/dev/null", writeScript(t, c, "first.sh", "#!/bin/bash\ntrue\n"))
@@ -58,13 +65,7 @@ func TestEpilog_JobCompletesAfterEpilog(t *testing.T) {
 // less than that long ago is still completing, even where CPUs are free (Slurm's
 // job_is_completing): the second job starts only once the first job's epilog is done.
 func TestEpilog_CompleteWait(t *testing.T) {
-	dir := scriptDir(t, nil)
-	release := filepath.Join(dir, "release")
-	epilog := fmt.Sprintf("#!/bin/bash\nfor i in $(seq 600); do [ -e %s ] && break; /bin/sleep 0.1; done\n"+
-		"echo done > %s/epilog.$SLURM_JOB_ID\n", release, dir)
-	if err := os.WriteFile(filepath.Join(dir, "epilog.sh"), []byte(epilog), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, release := gatedEpilog(t)
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, InProcess: true,
 		ExtraConf: "Epilog=" + dir + "/epilog.sh\nCompleteWait=60\n"})
 	first := submit(t, c, "-n1", "-o", "/dev/null", writeScript(t, c, "first.sh", "#!/bin/bash\ntrue\n"))
