@@ -81,9 +81,7 @@ func (c *Controller) partAccess(p *partEntry, r partRequest, now time.Time) int3
 		return errnoAccessDenied
 	}
 	// Limits apply where the partition schedules (UP or DRAIN), as in Slurm.
-	switch strings.ToUpper(cf.State) {
-	case "", "UP", "DRAIN":
-	default:
+	if cf.State != "" && !strings.EqualFold(cf.State, "UP") && !strings.EqualFold(cf.State, "DRAIN") {
 		return 0
 	}
 	nodes := uint64(len(p.nodes))
