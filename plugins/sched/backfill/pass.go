@@ -98,6 +98,7 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 	yieldAfter := time.Duration(p.BfYieldInterval) * time.Microsecond
 	segStart := b.clock()
 	var seg segment
+	var one [1]string
 	for ; ps.next < len(ps.queue); ps.next++ {
 		if ps.tried >= p.BfMaxJobTest {
 			seg.done = true // bf_max_job_test counts node tests (bf_last_depth_try)
@@ -119,17 +120,22 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 		// The partitions it may use that it could ever fit in: each is tried below, and the
 		// job goes where it can start first (the first named on a tie), as Slurm's queue
 		// entries of one job, one per partition, would.
-		var fits []*scheduler.Partition
-		for _, name := range j.Parts() {
-			if part := b.m.Partition(name); part != nil && capacity.FitsEver(j, part) {
-				fits = append(fits, part)
-			}
+		names := j.Partitions
+		if len(names) == 0 {
+			one[0] = j.Partition // Parts() without allocating
+			names = one[:]
 		}
 		if b.m.Partition(j.Partition) == nil {
 			continue
 		}
 		ps.depth++
-		if len(fits) == 0 {
+		fits := 0
+		for _, name := range names {
+			if part := b.m.Partition(name); part != nil && capacity.FitsEver(j, part) {
+				fits++
+			}
+		}
+		if fits == 0 {
 			continue
 		}
 		if p.BfMaxJobUser > 0 && ps.perUser[j.UserID] >= p.BfMaxJobUser {
@@ -145,7 +151,11 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 			a    selection.Alloc
 			ok   bool
 		)
-		for _, cand := range fits {
+		for _, name := range names {
+			cand := b.m.Partition(name)
+			if cand == nil || !capacity.FitsEver(j, cand) {
+				continue
+			}
 			l := limitSecs(j, cand)
 			t, alloc, found := ps.tl.earliest(j, cand, ps.now, ps.windowEnd, l)
 			if found && (!ok || t < at) {

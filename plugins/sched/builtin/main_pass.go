@@ -39,13 +39,19 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 		blocked[part.Name] = true
 		pool.Withhold(part.Nodes)
 	}
+	var one [1]string
 	for _, j := range pending {
 		if !j.Eligible || j.State != scheduler.JobPending {
 			continue // the controller has set its reason
 		}
 		reason, desc := states.WaitNoReason, ""
 		started := false
-		for _, name := range j.Parts() {
+		names := j.Partitions
+		if len(names) == 0 {
+			one[0] = j.Partition // Parts() without allocating, for the usual job of one partition
+			names = one[:]
+		}
+		for _, name := range names {
 			part := parts(name)
 			if part == nil {
 				continue

@@ -99,13 +99,26 @@ func (p *Pool) Unheld(part *scheduler.Partition) int {
 // held says whether node i is withheld.
 func (p *Pool) held(i int) bool { return p.withheld != nil && p.withheld[i] }
 
-// partRoom is the CPUs part's jobs may still take on node i: noCap without a limit.
-func (p *Pool) partRoom(part string, i int) uint32 {
-	c, ok := p.caps[part]
-	if !ok {
+// room is one partition's MaxCPUsPerNode against what its jobs use on each node, resolved
+// once for a loop over nodes (no map lookup per node).
+type room struct {
+	max uint32
+	use []uint32 // nil: no limit
+}
+
+func (p *Pool) roomOf(part string) room {
+	if c, ok := p.caps[part]; ok {
+		return room{max: c.max, use: p.partUse[c.index]}
+	}
+	return room{}
+}
+
+// at is the CPUs left to the partition on node i.
+func (r room) at(i int) uint32 {
+	if r.use == nil {
 		return noCap
 	}
-	return c.max - min(p.partUse[c.index][i], c.max)
+	return r.max - min(r.use[i], r.max)
 }
 
 // NewPool is the nodes with nothing allocated.

@@ -114,12 +114,13 @@ type cand struct {
 func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constraint, alt string) (Alloc, bool) {
 	cpt := max(j.CPUsPerTask, 1)
 	whole := j.Exclusive || p.Mode.WholeNode
+	rm := p.roomOf(part.Name)
 	capOf := func(name string) (uint32, bool) {
 		f := p.Node(name)
 		if f == nil || !c.matches(f.Node.Features, alt) || p.held(p.index[name]) {
 			return 0, false
 		}
-		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, p.partRoom(part.Name, p.index[name]))
+		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, rm.at(p.index[name]))
 	}
 	var chosen []cand
 	var total uint32
@@ -147,7 +148,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
 			continue
 		}
-		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, p.partRoom(part.Name, i))
+		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
 		if !ok {
 			continue
 		}

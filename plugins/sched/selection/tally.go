@@ -17,8 +17,7 @@ type Tally struct {
 	cpt   uint32
 	whole bool
 	mode  Mode
-	pool  *Pool
-	part  string // the partition watched (its MaxCPUsPerNode)
+	room  room   // the watched partition's MaxCPUsPerNode and use
 	elig  []bool // by pool index: in the partition, not excluded, features match
 	nodes uint32 // eligible nodes with room for a task
 	tasks uint64 // tasks they could take
@@ -28,7 +27,7 @@ type Tally struct {
 // Unwatch. A job whose --constraint does not parse gets a Tally that never fits.
 func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 	t := &Tally{j: j, cpt: max(j.CPUsPerTask, 1), whole: j.Exclusive || p.Mode.WholeNode, mode: p.Mode,
-		pool: p, part: part.Name, elig: make([]bool, len(p.nodes))}
+		room: p.roomOf(part.Name), elig: make([]bool, len(p.nodes))}
 	c, err := ParseConstraint(j.Features)
 	if err != nil {
 		return t
@@ -57,14 +56,14 @@ func (t *Tally) MayFit() bool {
 }
 
 func (t *Tally) add(i int, f *Free, gres []uint64) {
-	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.pool.partRoom(t.part, i)); ok {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.room.at(i)); ok {
 		t.nodes++
 		t.tasks += uint64(n)
 	}
 }
 
 func (t *Tally) remove(i int, f *Free, gres []uint64) {
-	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.pool.partRoom(t.part, i)); ok {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.room.at(i)); ok {
 		t.nodes--
 		t.tasks -= uint64(n)
 	}
