@@ -41,6 +41,7 @@ func (s *session) jobDesc() wire.JobDesc {
 	if js.Exclusive == jobspec.SharedNone {
 		d.Shared = int32(jobspec.SharedNone)
 	}
+	cmdclient.StoredDesc(&d, js)
 	if js.MinCPUs != jobspec.NoVal {
 		d.MinCPUs = js.MinCPUs
 	}

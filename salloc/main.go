@@ -106,6 +106,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, msg)
 		return code
 	}
+	if msg := cmdclient.StoredOptionsRefusal("salloc", js, c.Conf); msg != "" {
+		io.WriteString(stderr, msg)
+		return 1
+	}
 	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
 		fmt.Fprintf(stderr, "salloc: error: %s\n", jobspec.ErrInvalidGres)
 		return codes.errorExit

@@ -52,5 +52,20 @@ func siteEnv(js *jobspec.JobSpec, base []string) [][2]string {
 	if s.CPUFreq != "" {
 		add("SLURM_CPU_FREQ_REQ", s.CPUFreq)
 	}
+	// The stored options: env_array_for_job's SLURM_NETWORK and SLURM_NTASKS_PER_SOCKET,
+	// set_env_from_opts's SLURM_GPU_BIND and SLURM_GPU_FREQ.
+	st := &js.Stored
+	if st.GPUBind != "" {
+		add("SLURM_GPU_BIND", st.GPUBind)
+	}
+	if st.GPUFreq != "" {
+		add("SLURM_GPU_FREQ", st.GPUFreq)
+	}
+	if st.NTasksPerSocket != jobspec.NoVal {
+		add("SLURM_NTASKS_PER_SOCKET", strconv.FormatUint(uint64(st.NTasksPerSocket), 10))
+	}
+	if st.Network != "" {
+		add("SLURM_NETWORK", st.Network)
+	}
 	return out
 }

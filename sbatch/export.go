@@ -65,6 +65,54 @@ func jobEnv(env []string, export string, getUserEnv bool, layout []string, submi
 	return e.list()
 }
 
+// exportFileEnv is the job's environment with --export-file, as Slurm 22.05's sbatch builds
+// it: sbatch clears its own environment before reading the file, so the file's definitions
+// take its place, and only what sbatch sets afterwards remains of its own (SLURM_PRIO_PROCESS,
+// and SLURM_SUBMIT_DIR unless the file defines it). --export then applies as in jobEnv, but
+// NONE drops the file too and no SLURM_EXPORT_ENV survives the clearing.
+func exportFileEnv(file []string, export string, getUserEnv bool, layout []string, submitDir, host string, prio int) []string {
+	own := []string{"SLURM_PRIO_PROCESS=" + strconv.Itoa(prio)}
+	if _, ok := lookup(file, "SLURM_SUBMIT_DIR"); !ok {
+		own = append(own, "SLURM_SUBMIT_DIR="+submitDir)
+	}
+	e := newEnvList()
+	switch {
+	case export == "" || strings.EqualFold(export, "ALL"):
+		e.addAll(file)
+		e.addAll(own)
+	case strings.EqualFold(export, "NONE"):
+		e.addSlurm(own)
+		e.set("SLURM_GET_USER_ENV", "1")
+	default: // the file, sbatch's own SLURM_* few, then the list's names and values
+		e.addAll(file)
+		e.addSlurm(own)
+		all := false
+		for _, item := range strings.Split(export, ",") {
+			switch {
+			case item == "" || strings.EqualFold(item, "NONE"):
+			case strings.EqualFold(item, "ALL"):
+				all = true
+			default:
+				if name, val, ok := strings.Cut(item, "="); ok {
+					e.set(name, val)
+				} else if v, ok := lookup(own, item); ok {
+					e.set(item, v)
+				}
+			}
+		}
+		if all {
+			e.addAll(own)
+		}
+		e.set("SLURM_GET_USER_ENV", "1")
+	}
+	if getUserEnv {
+		e.set("SLURM_GET_USER_ENV", "1")
+	}
+	e.addAll(layout)
+	e.set("SLURM_SUBMIT_HOST", host)
+	return e.list()
+}
+
 // envList is an ordered environment where a later set replaces an earlier value in place.
 type envList struct {
 	names []string

@@ -12,8 +12,9 @@ import (
 )
 
 // jobDesc flattens a parsed sbatch JobSpec into the submission message. env is sbatch's own
-// environment, from which the job's is built according to --export.
-func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobDesc {
+// environment, from which the job's is built according to --export; fileEnv is
+// --export-file's (nil without one), which replaces it.
+func jobDesc(js *jobspec.JobSpec, env, fileEnv []string, host string, pid int) *wire.JobDesc {
 	d := &wire.JobDesc{
 		Name:          js.Name,
 		Partition:     js.Partition,
@@ -67,6 +68,7 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 		MaxPower:         js.MaxPower,
 	}
 	siteDesc(d, js) // siteopts_env.go
+	cmdclient.StoredDesc(d, js)
 	if !js.Begin.IsZero() {
 		d.BeginTime = js.Begin.Unix()
 	}
@@ -89,6 +91,10 @@ func jobDesc(js *jobspec.JobSpec, env []string, host string, pid int) *wire.JobD
 			p = filepath.Join(js.SubmitDir, p)
 		}
 		d.Command = filepath.Clean(p)
+	}
+	if fileEnv != nil {
+		d.Environment = exportFileEnv(fileEnv, js.Export, js.GetUserEnv, layoutEnv(js), js.SubmitDir, host, prioProcess(pid))
+		return d
 	}
 	env = setOwnEnv(env, siteOwnEnv(js)) // siteopts_env.go
 	d.Environment = jobEnv(env, js.Export, js.GetUserEnv, layoutEnv(js), js.SubmitDir, host, prioProcess(pid))
@@ -131,7 +137,8 @@ func layoutEnv(js *jobspec.JobSpec) []string {
 	if js.Dependency != "" {
 		env = append(env, "SLURM_JOB_DEPENDENCY="+js.Dependency)
 	}
-	return append(env, siteLayoutEnv(js)...) // siteopts_env.go
+	env = append(env, siteLayoutEnv(js)...)    // siteopts_env.go
+	return append(env, storedLayoutEnv(js)...) // stored.go
 }
 
 // minCPUs is --mincpus for the wire (0 when not given).

@@ -89,6 +89,17 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, oe.Stderr)
 		return oe.ExitCode // nothing was sent to the controller
 	}
+	if msg := cmdclient.StoredOptionsRefusal("sbatch", js, c.Conf); msg != "" {
+		io.WriteString(stderr, msg)
+		return 1
+	}
+	var fileEnv []string
+	if f := js.Stored.ExportFile; f != "" {
+		if fileEnv, err = readExportFile(f); err != nil { // stored.go
+			fmt.Fprintf(stderr, "sbatch: error: %v\n", err)
+			return 1
+		}
+	}
 	if !js.GetUserEnv { // Slurm: with --get-user-env the node reads the login shell's limits
 		rl, msg, ok := rlimits.Command("sbatch", js.Propagate, js.PropagateSet, c.Conf.PropagateRlimits, rlimits.Current)
 		io.WriteString(stderr, msg)
@@ -97,7 +108,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		}
 		env = rlimits.SetEnv(env, rl)
 	}
-	desc := jobDesc(js, env, submitHost(), os.Getpid())
+	desc := jobDesc(js, env, fileEnv, submitHost(), os.Getpid())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
 	if js.TestOnly {

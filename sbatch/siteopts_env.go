@@ -57,6 +57,9 @@ func siteLayoutEnv(js *jobspec.JobSpec) []string {
 func siteOwnEnv(js *jobspec.JobSpec) []string {
 	s := &js.Site
 	var env []string
+	if js.Name != "" {
+		env = append(env, "SLURM_JOB_NAME="+js.Name) // _opt_verify
+	}
 	if s.Hint != "" {
 		env = append(env, "SLURM_HINT="+s.Hint)
 	}
@@ -68,6 +71,9 @@ func siteOwnEnv(js *jobspec.JobSpec) []string {
 	}
 	if s.CPUFreq != "" {
 		env = append(env, "SLURM_CPU_FREQ_REQ="+s.CPUFreq)
+	}
+	if c := js.Stored.Container; c != "" && !inherited(js.Env, "SLURM_CONTAINER") {
+		env = append(env, "SLURM_CONTAINER="+c) // sbatch keeps an inherited one
 	}
 	return env
 }
@@ -92,4 +98,10 @@ func setOwnEnv(env, set []string) []string {
 		}
 	}
 	return out
+}
+
+// inherited says whether sbatch's environment sets name.
+func inherited(env []string, name string) bool {
+	_, ok := lookup(env, name)
+	return ok
 }

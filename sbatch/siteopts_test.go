@@ -94,7 +94,7 @@ func TestSiteEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := jobDesc(js, []string{"PATH=/bin", "SLURM_PROFILE=old"}, "h", 1)
+	d := jobDesc(js, []string{"PATH=/bin", "SLURM_PROFILE=old"}, nil, "h", 1)
 	got := strings.Join(d.Environment, "\n") + "\n"
 	for _, want := range []string{"SLURM_HINT=nomultithread", "SLURM_THREADS_PER_CORE=1", "SLURM_DISTRIBUTION=plane",
 		"SLURM_DIST_PLANESIZE=4", "SLURM_MEM_BIND=verbose,local", "SLURM_MEM_BIND_VERBOSE=verbose",

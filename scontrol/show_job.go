@@ -323,7 +323,12 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(j.GroupName)
 	r.s("(")
 	rnum(r, j.GroupID)
-	r.s(") MCS_label=N/A")
+	r.s(") MCS_label=")
+	if j.MCSLabel != "" {
+		r.s(j.MCSLabel)
+	} else {
+		r.s("N/A")
+	}
 	r.nl()
 	r.s("Priority=")
 	rnum(r, j.Priority)
@@ -356,7 +361,9 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	rnum(r, j.Restarts)
 	r.s(" BatchFlag=")
 	rnum(r, b2i(j.BatchFlag))
-	r.s(" Reboot=0 ExitCode=")
+	r.s(" Reboot=")
+	rnum(r, b2i(j.Reboot))
+	r.s(" ExitCode=")
 	r.s(exitCode(j.ExitCode))
 	r.nl()
 	if c.details {
@@ -481,7 +488,9 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(countOrStar(j.SocketsPerNode))
 	r.s(" NtasksPerN:B:S:C=")
 	rnum(r, j.NTasksPerNode)
-	r.s(":0:*:") // no --ntasks-per-socket
+	r.s(":0:") // no boards
+	r.s(countOrStar(j.NTasksPerSocket))
+	r.s(":")
 	r.s(countOrStar(j.NTasksPerCore))
 	r.s(" CoreSpec=*")
 	r.nl()
@@ -512,6 +521,16 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(" DelayBoot=")
 	r.s(slurmtime.FormatElapsed(int64(j.DelayBoot)))
 	r.nl()
+	if j.ClusterFeatures != "" {
+		r.s("ClusterFeatures=")
+		r.s(j.ClusterFeatures)
+		r.nl()
+	}
+	if j.Prefer != "" {
+		r.s("Prefer=")
+		r.s(j.Prefer)
+		r.nl()
+	}
 	if j.Reservation != "" {
 		r.s("Reservation=")
 		r.s(j.Reservation)
@@ -559,12 +578,34 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 		r.s("@")
 		r.s(slurmtime.FormatElapsed(int64(j.SwitchWait)))
 	}
+	if j.BurstBuffer != "" {
+		r.nl()
+		r.s("BurstBuffer=")
+		r.s(j.BurstBuffer)
+	}
 	if freq := cpuFreqDebug(j.CPUFreqMin, j.CPUFreqMax, j.CPUFreqGov); freq != "" {
 		r.nl()
 		r.s(freq)
 	}
 	r.nl()
 	r.s("Power=")
+	if j.PowerFlags&1 != 0 {
+		r.s("LEVEL")
+	}
+	if flags := jobBitflags(j); flags != "" {
+		r.nl()
+		r.s(flags)
+	}
+	if j.TresBind != "" {
+		r.nl()
+		r.s("TresBind=")
+		r.s(j.TresBind)
+	}
+	if j.TresFreq != "" {
+		r.nl()
+		r.s("TresFreq=")
+		r.s(j.TresFreq)
+	}
 	if j.Gres != "" {
 		r.nl()
 		r.s("TresPerNode=") // --gres, as Slurm keeps it ("gres:gpu:2")
@@ -577,7 +618,34 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 		r.s(" MailType=")
 		r.s(mailTypeString(j.MailType))
 	}
+	if j.Container != "" {
+		r.nl()
+		r.s("Container=")
+		r.s(j.Container)
+	}
 	r.nl()
+}
+
+// jobBitflags is the line scontrol prints after Power= for the job's flags, each
+// "Name=Value" run together as Slurm 22.05 prints them ("KillOInInvalidDependent=YesSpreadJob=Yes").
+func jobBitflags(j *wire.JobInfo) string {
+	var b strings.Builder
+	switch j.GresFlags {
+	case "disable-binding":
+		b.WriteString("GresEnforceBind=No")
+	case "enforce-binding":
+		b.WriteString("GresEnforceBind=Yes")
+	}
+	switch j.KillInvalidDep {
+	case 1:
+		b.WriteString("KillOInInvalidDependent=Yes")
+	case 2:
+		b.WriteString("KillOInInvalidDependent=No")
+	}
+	if j.SpreadJob {
+		b.WriteString("SpreadJob=Yes")
+	}
+	return b.String()
 }
 
 // sprintCPUIDs prints the -d lines "  Nodes=... CPU_IDs=... Mem=... GRES=": Orbit allocates

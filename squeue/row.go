@@ -80,9 +80,14 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		AllocSID:       j.AllocSID,
 		Now:            now,
 	}
-	r.NTasksPerSocket = format.NoVal16 // Orbit has no --ntasks-per-socket
+	r.NTasksPerSocket = u16(j.NTasksPerSocket)
+	r.ClusterFeatures, r.Prefer, r.Container, r.Network = j.ClusterFeatures, j.Prefer, j.Container, j.Network
+	r.MCSLabel, r.BurstBuffer = j.MCSLabel, j.BurstBuffer
 	if j.Contiguous {
 		r.Contiguous = 1
+	}
+	if j.Reboot {
+		r.Reboot = 1
 	}
 	if j.Requeue {
 		r.Requeue = 1

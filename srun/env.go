@@ -33,6 +33,8 @@ type stepEnv struct {
 	cpuBind *compatopts.CPUBind
 	// preserve is -E: the task counts srun's environment has stay (Slurm's setup_env).
 	preserve bool
+	// stored is srun's --ntasks-per-socket and --container (compat/jobspec StoredOptions).
+	stored jobspec.StoredOptions
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
@@ -100,6 +102,12 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	}
 	if e.label {
 		put("SLURM_LABELIO", "1")
+	}
+	if n := e.stored.NTasksPerSocket; n != jobspec.NoVal && n != 0 {
+		put("SLURM_NTASKS_PER_SOCKET", u32(n))
+	}
+	if c := e.stored.Container; c != "" && !hasVar(e.base, "SLURM_CONTAINER") {
+		put("SLURM_CONTAINER", c)
 	}
 	// The step.
 	put("SLURM_STEP_ID", u32(s.StepID))

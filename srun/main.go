@@ -99,6 +99,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "srun: error: %s\n", jobspec.ErrInvalidGres)
 			return 1
 		}
+		if msg := cmdclient.StoredOptionsRefusal("srun", o.spec, c.Conf); msg != "" {
+			io.WriteString(stderr, msg)
+			return 1
+		}
 	}
 	if o.spec != nil {
 		mergeMemBind(&o.spec.Site, os.Environ()) // bind.go
@@ -336,8 +340,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
+		env.stored = o.spec.Stored
 	} else {
-		env.site = jobspec.NewSiteOptions()
+		env.site, env.stored = jobspec.NewSiteOptions(), jobspec.NewStoredOptions()
 	}
 
 	plan, err := newIOPlan(o, step, s.stdout, s.stderr)
@@ -471,6 +476,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 	}
 	if o.spec != nil && o.spec.Exclusive == jobspec.SharedNone {
 		d.Shared = int32(jobspec.SharedNone) // --exclusive: whole nodes for the job
+	}
+	if o.spec != nil {
+		cmdclient.StoredDesc(&d, o.spec)
 	}
 	if d.Name == "" && len(o.argv) > 0 {
 		d.Name = o.argv[0]

@@ -154,6 +154,8 @@ type JobSpec struct {
 
 	// Site is the node-shape, binding, frequency and profiling options (siteopts.go).
 	Site SiteOptions
+	// Stored is the options the controller only stores and shows here (stored.go).
+	Stored StoredOptions
 
 	// srun's own.
 	Label bool // -l/--label: prefix each output line with its task number
@@ -245,6 +247,7 @@ func New(cmd Command) *JobSpec {
 		MinPower:         NoVal,
 		MaxPower:         NoVal,
 		Site:             NewSiteOptions(),
+		Stored:           NewStoredOptions(),
 	}
 }
 

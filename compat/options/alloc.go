@@ -65,6 +65,9 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 	if err := a.verifyHint(); err != nil {
 		return nil, err
 	}
+	if err := a.verifyBurstBuffer(); err != nil { // stored.go
+		return nil, err
+	}
 	if cmd == Srun && js.Exact && js.Whole {
 		return nil, cmdError(cmd, 1, "--exact and --whole are mutually exclusive.")
 	}

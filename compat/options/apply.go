@@ -384,6 +384,9 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		if isSiteOption(o.ID) {
 			return a.applySite(o, val, src) // siteopts.go
 		}
+		if isStoredOption(o.ID) {
+			return a.applyStored(o, val) // stored.go
+		}
 		return cmdError(a.cmd, 1, fmt.Sprintf("%s is not supported by Orbit yet", displayName(o)))
 	}
 	return nil

@@ -1,7 +1,6 @@
 package options
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -40,20 +39,11 @@ func TestGpusPerNode(t *testing.T) {
 	}
 }
 
-// TestGpuOptionsRefused: --gpu-bind and --gpu-freq are refused by name, by every command
-// and from the environment; the GPU counts Orbit does not model are parsed and listed for
-// the commands' check against GresTypes (CheckUnmodelledGPU), never silently dropped.
+// TestGpuOptionsRefused: the GPU counts Orbit does not model are parsed and listed for the
+// commands' check against GresTypes (CheckUnmodelledGPU), never silently dropped, from the
+// command line and from the environment. (--gpu-bind and --gpu-freq are stored options:
+// stored_test.go.)
 func TestGpuOptionsRefused(t *testing.T) {
-	for _, opt := range []string{"--gpu-bind=closest", "--gpu-freq=high"} {
-		_, err := ParseSbatch([]string{"sbatch", opt, "s.sh"}, nil, []byte(okScript), now)
-		if err == nil || !strings.Contains(err.Error(), "is not supported by Orbit yet") {
-			t.Errorf("sbatch %s: error %v, want a refusal by name", opt, err)
-		}
-		_, err = ParseSrun([]string{"srun", opt, "true"}, nil, "/tmp", now)
-		if err == nil || !strings.Contains(err.Error(), "is not supported by Orbit yet") {
-			t.Errorf("srun %s: error %v, want a refusal by name", opt, err)
-		}
-	}
 	for opt, name := range map[string]string{"--gpus=2": "--gpus", "-G2": "--gpus", "--gpus-per-task=1": "--gpus-per-task",
 		"--gpus-per-socket=1": "--gpus-per-socket", "--cpus-per-gpu=2": "--cpus-per-gpu", "--mem-per-gpu=1G": "--mem-per-gpu",
 		"--ntasks-per-gpu=1": "--ntasks-per-gpu"} {

@@ -21,6 +21,9 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 	if err := a.verifyHint(); err != nil {
 		return err
 	}
+	if err := a.verifyBurstBuffer(); err != nil { // stored.go
+		return err
+	}
 	if js.Input == "" {
 		js.Input = "/dev/null"
 	}

@@ -93,6 +93,24 @@ type JobDesc struct {
 	ReqSwitch      uint32 `codec:"req_switch"`      // --switches count
 	SwitchWait     uint32 `codec:"wait4switch"`     // seconds
 	SpreadJob      bool   `codec:"spread_job"`
+	// GresFlags is --gres-flags as given (enforce-binding, disable-binding).
+	GresFlags string `codec:"gres_flags"`
+
+	// Options stored and shown where no plugin acts on them (compat/jobspec StoredOptions).
+	Network         string `codec:"network"`
+	Contiguous      bool   `codec:"contiguous"`
+	MCSLabel        string `codec:"mcs_label"`
+	BurstBuffer     string `codec:"burst_buffer"`
+	Container       string `codec:"container"`
+	PowerFlags      uint16 `codec:"power_flags"`
+	ClusterFeatures string `codec:"cluster_features"`
+	Prefer          string `codec:"prefer"`
+	TresBind        string `codec:"tres_bind"` // "gpu:<--gpu-bind>"
+	TresFreq        string `codec:"tres_freq"` // "gpu:<--gpu-freq>"
+	NTasksPerSocket uint32 `codec:"ntasks_per_socket"`
+	// Reboot (--reboot) makes the job exclusive; Orbit accepts it only without a
+	// RebootProgram, where Slurm reboots nothing either.
+	Reboot bool `codec:"reboot"`
 }
 
 // SubmitBatchJobReply answers MsgSubmitBatchJob. It is sent only after the job is durable,
@@ -227,6 +245,23 @@ type JobInfo struct {
 	CPUFreqMax     uint32 `codec:"cpu_freq_max"`
 	CPUFreqGov     uint32 `codec:"cpu_freq_gov"`
 	SpreadJob      bool   `codec:"spread_job"`
+
+	// KillInvalidDep (1 yes, 2 no) and GresFlags are scontrol's KillOInInvalidDependent= and
+	// GresEnforceBind= line.
+	KillInvalidDep int32  `codec:"kill_invalid_dep"`
+	GresFlags      string `codec:"gres_flags"`
+	// The stored options (JobDesc's): MCS_label=, BurstBuffer=, Container=, Power=,
+	// ClusterFeatures=, Prefer=, TresBind=, TresFreq=, NtasksPerN:B:S:C's sockets, Reboot=.
+	MCSLabel        string `codec:"mcs_label"`
+	BurstBuffer     string `codec:"burst_buffer"`
+	Container       string `codec:"container"`
+	PowerFlags      uint16 `codec:"power_flags"`
+	ClusterFeatures string `codec:"cluster_features"`
+	Prefer          string `codec:"prefer"`
+	TresBind        string `codec:"tres_bind"`
+	TresFreq        string `codec:"tres_freq"`
+	NTasksPerSocket uint32 `codec:"ntasks_per_socket"`
+	Reboot          bool   `codec:"reboot"`
 }
 
 // JobInfoReply answers MsgJobInfo.

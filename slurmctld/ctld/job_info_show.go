@@ -44,6 +44,7 @@ func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
 	}
 	info.TRES = c.jobTRES(j)
 	jobInfoSite(j.Desc, info)
+	jobInfoStored(j.Desc, info)
 	if total, detail := c.jobGresDetail(j); total != "" { // gres.go
 		info.GresTotal, info.GresDetail = total, strings.Join(detail, "|")
 	}
@@ -125,4 +126,21 @@ func jobInfoSite(d *wire.JobDesc, info *wire.JobInfo) {
 		}
 	}
 	info.SpreadJob = d.SpreadJob
+}
+
+// jobInfoStored fills the fields of the options the controller only stores and shows
+// (--network, --mcs-label, --bb, --container, --power, --gpu-bind, ...), --gres-flags and
+// --kill-on-invalid-dep.
+func jobInfoStored(d *wire.JobDesc, info *wire.JobInfo) {
+	if d == nil {
+		return
+	}
+	info.KillInvalidDep, info.GresFlags = d.KillInvalid, d.GresFlags
+	info.Network, info.Contiguous, info.MCSLabel = d.Network, d.Contiguous, d.MCSLabel
+	info.BurstBuffer, info.Container, info.PowerFlags = d.BurstBuffer, d.Container, d.PowerFlags
+	info.ClusterFeatures, info.Prefer = d.ClusterFeatures, d.Prefer
+	info.TresBind, info.TresFreq, info.Reboot = d.TresBind, d.TresFreq, d.Reboot
+	if d.NTasksPerSocket != wire.NoVal {
+		info.NTasksPerSocket = d.NTasksPerSocket
+	}
 }

@@ -90,6 +90,11 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if strings.TrimSpace(d.Script) == "" {
 		return nil, slurmErr(errnoScriptMissing)
 	}
+	if d.Reboot && !c.privileged(id) {
+		e := slurmErr(errnoAccessDenied) // validate_job_create_req, before any other check
+		e.UserMsg = "rebooting of nodes is only allowed for admins"
+		return nil, e
+	}
 	if names := allowGroupNames(c.config().Partitions); len(names) > 0 && !c.slurmUser(id.UID) {
 		c.groups.load(id.UID, names, time.Unix(now, 0)) // part_access_groups.go, outside the lock
 	}
@@ -190,10 +195,13 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := t.checkFeatures(d.Constraint); err != nil {
 		return nil, err
 	}
+	if err := t.checkFeatures(d.Prefer); err != nil {
+		return nil, slurmErr(errnoInvalidPrefer) // the same test, for the features preferred
+	}
 	if err := t.parseJobGres(c.config(), d.Gres, j, part); err != nil { // gres.go
 		return nil, err
 	}
-	j.Exclusive = jobspec.Shared(d.Shared) == jobspec.SharedNone ||
+	j.Exclusive = jobspec.Shared(d.Shared) == jobspec.SharedNone || d.Reboot ||
 		strings.EqualFold(part.conf.OverSubscribe, "EXCLUSIVE")
 
 	// Memory: a request no node of the partition can hold is refused, the job recorded as a

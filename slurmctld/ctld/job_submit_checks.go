@@ -39,9 +39,15 @@ func (c *Controller) checkResvLicenses(d *wire.JobDesc) error {
 	return nil
 }
 
-const errnoInvalidFeature = 2029 // ESLURM_INVALID_FEATURE
+const (
+	errnoInvalidFeature = 2029 // ESLURM_INVALID_FEATURE
+	errnoInvalidPrefer  = 2131 // ESLURM_INVALID_PREFER
+)
 
-func init() { errnoTexts[errnoInvalidFeature] = "Invalid feature specification" }
+func init() {
+	errnoTexts[errnoInvalidFeature] = "Invalid feature specification"
+	errnoTexts[errnoInvalidPrefer] = "Invalid preferred feature specification"
+}
 
 // checkFeatures refuses a --constraint that does not parse, or that names a feature no node
 // of the cluster has, as Slurm's _valid_feature_list does at submit.

@@ -116,7 +116,9 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 
 	// The task's own variables (setup_env and slurmstepd for the batch task).
 	e.set("SLURM_CPUS_ON_NODE", u32(cpus[nodeIndex]))
-	if m.JobName != "" {
+	if m.JobName != "" && !e.has("SLURM_JOB_NAME") {
+		// sbatch's own SLURM_JOB_NAME, the name at submission, is what the job sees, as
+		// in Slurm (a later scontrol update Name= does not change it).
 		e.set("SLURM_JOB_NAME", m.JobName)
 	}
 	e.set("SLURM_NODEID", "0")

@@ -123,12 +123,22 @@ func TestGresShow(t *testing.T) {
 		t.Errorf("--gpus-per-node=1: squeue %%b = %q, want gres:gpu:1", out)
 	}
 	// The GPU options Orbit does not model are refused by name, nothing submitted.
-	for _, opt := range []string{"--gpus=1", "--gpus-per-task=1", "--cpus-per-gpu=1", "--mem-per-gpu=1G", "--gpu-bind=closest"} {
+	for _, opt := range []string{"--gpus=1", "--gpus-per-task=1", "--cpus-per-gpu=1", "--mem-per-gpu=1G"} {
 		out, errOut, code := c.Run(t, "sbatch", "-J", "gres_refused", opt, "--wrap", "true")
 		name, _, _ := strings.Cut(opt, "=")
 		if code != 1 || out != "" || !strings.Contains(errOut, name+" is not supported by Orbit yet") {
 			t.Errorf("sbatch %s: exit %d, stdout %q, stderr %q; want exit 1 naming %s", opt, code, out, errOut, name)
 		}
+	}
+	// GPU frequencies Orbit does not set: refused by name on a cluster with GPUs (elsewhere
+	// Slurm only stores them); srun's --gpu-bind, which binds each task, likewise.
+	out, errOut, code = c.Run(t, "sbatch", "-J", "gres_refused", "--gpu-freq=high", "--wrap", "true")
+	if code != 1 || out != "" || errOut != "sbatch: error: --gpu-freq on a cluster with GPUs is not supported by Orbit's sbatch yet\n" {
+		t.Errorf("sbatch --gpu-freq=high: exit %d, stdout %q, stderr %q; want exit 1 naming it", code, out, errOut)
+	}
+	out, errOut, code = c.Run(t, "srun", "--gpu-bind=closest", "true")
+	if code != 1 || out != "" || errOut != "srun: error: --gpu-bind on a cluster with GPUs is not supported by Orbit's srun yet\n" {
+		t.Errorf("srun --gpu-bind=closest: exit %d, stdout %q, stderr %q; want exit 1 naming it", code, out, errOut)
 	}
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)

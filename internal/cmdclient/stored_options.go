@@ -1,0 +1,168 @@
+package cmdclient
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// StoredOptionsRefusal is what sbatch, srun or salloc (prog) prints for one of the stored
+// options (compat/jobspec StoredOptions) that this cluster's configuration would act on in
+// Slurm 22.05 where Orbit does not: a switch plugin for --network, an MCS plugin for
+// --mcs-label, a burst buffer plugin for --bb/--bbf, oci.conf for --container, a power
+// plugin for --power, GPUs for --gpu-freq (and for srun's --gpu-bind, which binds each task),
+// a RebootProgram for --reboot, and the placement --contiguous, --ntasks-per-socket and
+// --prefer would change. "" when the job may go on: then each option is only stored, shown
+// and exported, exactly what Slurm does with it here.
+func StoredOptionsRefusal(prog string, js *jobspec.JobSpec, cfg *conf.Config) string {
+	s := &js.Stored
+	raw := func(key string) string {
+		if cfg == nil {
+			return ""
+		}
+		v, _ := cfg.Get(key)
+		return strings.ToLower(strings.TrimSpace(v))
+	}
+	hasGPUs := false
+	if cfg != nil {
+		for _, t := range strings.Split(cfg.GresTypes, ",") {
+			hasGPUs = hasGPUs || strings.EqualFold(strings.TrimSpace(t), "gpu")
+		}
+	}
+	inAlloc := prog == "srun" && js.JobID != ""
+	nodes := partitionNodes(js.Partition, cfg)
+	gpuBindNone := strings.HasPrefix(strings.ToLower(strings.TrimPrefix(s.GPUBind, "verbose,")), "n")
+	for _, c := range []struct {
+		given bool
+		name  string
+	}{
+		{s.Network != "" && raw("SwitchType") != "" && raw("SwitchType") != "switch/none", "--network with a SwitchType plugin"},
+		{s.MCSLabel != "" && raw("MCSPlugin") != "" && raw("MCSPlugin") != "mcs/none", "--mcs-label with an MCSPlugin"},
+		{(s.BurstBuffer != "" || s.BurstBufferFile != "") && raw("BurstBufferType") != "", "--bb/--bbf with a BurstBufferType plugin"},
+		{s.Container != "" && ociConfigured(cfg), "--container with oci.conf"},
+		{s.Container != "" && prog == "salloc", "--container"},
+		{s.PowerFlags != 0 && raw("PowerPlugin") != "" && raw("PowerPlugin") != "power/none", "--power with a PowerPlugin"},
+		{s.GPUFreq != "" && hasGPUs, "--gpu-freq on a cluster with GPUs"},
+		{s.GPUBind != "" && !gpuBindNone && hasGPUs && prog == "srun", "--gpu-bind on a cluster with GPUs"},
+		{s.Reboot && raw("RebootProgram") != "", "--reboot with a RebootProgram"},
+		{s.Reboot && inAlloc, "--reboot inside an allocation"},
+		{s.Contiguous && !inAlloc && mayUseSeveral(js, nodes), "--contiguous over more than one node"},
+		{s.NTasksPerSocket != jobspec.NoVal && limitsTasks(js, s.NTasksPerSocket, nodes), "--ntasks-per-socket where it limits the tasks of a node"},
+		{strings.TrimSpace(s.Prefer) != "" && !inAlloc && someHave(s.Prefer, nodes), "--prefer where only some nodes have the features"},
+	} {
+		if c.given {
+			return prog + ": error: " + c.name + " is not supported by Orbit's " + prog + " yet\n"
+		}
+	}
+	return ""
+}
+
+// ociConfigured says whether oci.conf lies beside slurm.conf: Slurm runs --container jobs
+// through it, and ignores the option without one.
+func ociConfigured(cfg *conf.Config) bool {
+	if cfg == nil || cfg.Path == "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(filepath.Dir(cfg.Path), "oci.conf"))
+	return err == nil
+}
+
+// partitionNodes is the nodes of the partitions the job names (else the default one).
+func partitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
+	if cfg == nil {
+		return nil
+	}
+	names := strings.Split(partitions, ",")
+	seen := map[string]bool{}
+	var out []*conf.Node
+	for _, p := range cfg.Partitions {
+		named := false
+		for _, n := range names {
+			named = named || strings.TrimSpace(n) == p.Name
+		}
+		if !(named || partitions == "" && p.Default) {
+			continue
+		}
+		for _, nn := range p.Nodes {
+			if n := cfg.Node(nn); n != nil && !seen[nn] {
+				seen[nn] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// mayUseSeveral says whether the job could be given more than one node: then --contiguous
+// would restrict which, which Orbit's selection does not model.
+func mayUseSeveral(js *jobspec.JobSpec, nodes []*conf.Node) bool {
+	if len(nodes) <= 1 {
+		return false
+	}
+	return !(js.NodesSet && js.MinNodes <= 1 && (js.MaxNodes == 0 || js.MaxNodes <= 1))
+}
+
+// limitsTasks says whether --ntasks-per-socket=nps could cap the tasks the job puts on a
+// node: the most it may place on one (--ntasks-per-node, else every task, else one per node)
+// against nps times the fewest sockets of its nodes. Below that the option changes nothing
+// without task binding.
+func limitsTasks(js *jobspec.JobSpec, nps uint32, nodes []*conf.Node) bool {
+	most := uint32(1)
+	switch {
+	case js.NTasksPerNode != jobspec.NoVal && js.NTasksPerNode > 0:
+		most = js.NTasksPerNode
+	case js.NTasks != jobspec.NoVal && js.NTasks > 0:
+		most = js.NTasks
+	}
+	for _, n := range nodes {
+		sockets := uint32(max(n.Sockets, 1))
+		if uint64(most) > uint64(nps)*uint64(sockets) {
+			return true
+		}
+	}
+	return false
+}
+
+// someHave says whether some but not all of the nodes have the features a --prefer
+// expression names (a job would rather have those nodes; Orbit's selection has no
+// preference). When none has them the controller refuses the request as Slurm does.
+func someHave(prefer string, nodes []*conf.Node) bool {
+	names := strings.FieldsFunc(prefer, func(r rune) bool { return strings.ContainsRune("&|,[]()", r) })
+	for i, f := range names {
+		names[i], _, _ = strings.Cut(f, "*") // "feature*count"
+	}
+	all, some := true, false
+	for _, n := range nodes {
+		has := true
+		for _, f := range names {
+			found := false
+			for _, nf := range n.Features {
+				found = found || nf == f
+			}
+			has = has && found
+		}
+		all, some = all && has, some || has
+	}
+	return some && !all
+}
+
+// StoredDesc copies the options the controller only stores and shows (compat/jobspec
+// StoredOptions, --gres-flags) into a submission (sbatch's, salloc's, or srun's own allocation).
+func StoredDesc(d *wire.JobDesc, js *jobspec.JobSpec) {
+	s := &js.Stored
+	d.GresFlags = js.GresFlags
+	d.Network, d.Contiguous, d.MCSLabel = s.Network, s.Contiguous, s.MCSLabel
+	d.BurstBuffer, d.Container, d.PowerFlags = s.BurstBuffer, s.Container, s.PowerFlags
+	d.ClusterFeatures, d.Prefer, d.Reboot = s.ClusterFeatures, s.Prefer, s.Reboot
+	if s.GPUBind != "" {
+		d.TresBind = "gpu:" + s.GPUBind
+	}
+	if s.GPUFreq != "" {
+		d.TresFreq = "gpu:" + s.GPUFreq
+	}
+	d.NTasksPerSocket = s.NTasksPerSocket
+}
