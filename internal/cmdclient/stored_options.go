@@ -14,7 +14,8 @@ import (
 // options (compat/jobspec StoredOptions) that this cluster's configuration would act on in
 // Slurm 22.05 where Orbit does not: a switch plugin for --network, an MCS plugin for
 // --mcs-label, a burst buffer plugin for --bb/--bbf, oci.conf for --container, a power
-// plugin for --power, GPUs for --gpu-freq (and for srun's --gpu-bind, which binds each task),
+// plugin for --power, GPUs for --gpu-freq and --gpu-bind (which binds each task of a step;
+// sbatch and salloc refuse it too, so that a job does not fail at its first srun),
 // a RebootProgram for --reboot, and the placement --contiguous, --ntasks-per-socket and
 // --prefer would change. "" when the job may go on: then each option is only stored, shown
 // and exported, exactly what Slurm does with it here.
@@ -47,7 +48,7 @@ func StoredOptionsRefusal(prog string, js *jobspec.JobSpec, cfg *conf.Config) st
 		{s.Container != "" && prog == "salloc", "--container"},
 		{s.PowerFlags != 0 && raw("PowerPlugin") != "" && raw("PowerPlugin") != "power/none", "--power with a PowerPlugin"},
 		{s.GPUFreq != "" && hasGPUs, "--gpu-freq on a cluster with GPUs"},
-		{s.GPUBind != "" && !gpuBindNone && hasGPUs && prog == "srun", "--gpu-bind on a cluster with GPUs"},
+		{s.GPUBind != "" && !gpuBindNone && hasGPUs, "--gpu-bind on a cluster with GPUs"},
 		{s.Reboot && raw("RebootProgram") != "", "--reboot with a RebootProgram"},
 		{s.Reboot && inAlloc, "--reboot inside an allocation"},
 		{s.Contiguous && !inAlloc && mayUseSeveral(js, nodes), "--contiguous over more than one node"},

@@ -130,15 +130,16 @@ func TestGresShow(t *testing.T) {
 			t.Errorf("sbatch %s: exit %d, stdout %q, stderr %q; want exit 1 naming %s", opt, code, out, errOut, name)
 		}
 	}
-	// GPU frequencies Orbit does not set: refused by name on a cluster with GPUs (elsewhere
-	// Slurm only stores them); srun's --gpu-bind, which binds each task, likewise.
-	out, errOut, code = c.Run(t, "sbatch", "-J", "gres_refused", "--gpu-freq=high", "--wrap", "true")
-	if code != 1 || out != "" || errOut != "sbatch: error: --gpu-freq on a cluster with GPUs is not supported by Orbit's sbatch yet\n" {
-		t.Errorf("sbatch --gpu-freq=high: exit %d, stdout %q, stderr %q; want exit 1 naming it", code, out, errOut)
-	}
-	out, errOut, code = c.Run(t, "srun", "--gpu-bind=closest", "true")
-	if code != 1 || out != "" || errOut != "srun: error: --gpu-bind on a cluster with GPUs is not supported by Orbit's srun yet\n" {
-		t.Errorf("srun --gpu-bind=closest: exit %d, stdout %q, stderr %q; want exit 1 naming it", code, out, errOut)
+	// GPU frequencies Orbit does not set and per-task GPU binding it does not do: refused by
+	// name on a cluster with GPUs (elsewhere Slurm only stores them), nothing submitted.
+	for _, cmd := range [][]string{{"sbatch", "--gpu-freq=high", "--wrap", "true"}, {"sbatch", "--gpu-bind=closest", "--wrap", "true"},
+		{"srun", "--gpu-bind=closest", "true"}} {
+		name, _, _ := strings.Cut(cmd[1], "=")
+		want := cmd[0] + ": error: " + name + " on a cluster with GPUs is not supported by Orbit's " + cmd[0] + " yet\n"
+		out, errOut, code := c.Run(t, cmd[0], cmd[1:]...)
+		if code != 1 || out != "" || errOut != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and %q", strings.Join(cmd, " "), code, out, errOut, want)
+		}
 	}
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)
