@@ -6,6 +6,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 )
 
 // The site options (--hint, --threads-per-core, --tmp, --cpu-freq, ...; compat/jobspec
@@ -18,7 +19,7 @@ import (
 // error where Slurm rejects the request here (--tmp no node of the partitions has).
 func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 	s := &js.Site
-	nodes := partitionNodes(js.Partition, cfg)
+	nodes := cmdclient.PartitionNodes(js.Partition, cfg)
 	all := func(ok func(n *conf.Node) bool) bool {
 		for _, n := range nodes {
 			if !ok(n) {
@@ -118,31 +119,4 @@ func cfgBool(cfg *conf.Config, key string) bool {
 		return true
 	}
 	return false
-}
-
-// partitionNodes are the nodes of the partitions the job may run in: the ones -p names, else
-// the default partition.
-func partitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
-	if cfg == nil {
-		return nil
-	}
-	names := strings.Split(partitions, ",")
-	seen := map[string]bool{}
-	var out []*conf.Node
-	for _, p := range cfg.Partitions {
-		named := false
-		for _, n := range names {
-			named = named || strings.TrimSpace(n) == p.Name
-		}
-		if !(named || partitions == "" && p.Default) {
-			continue
-		}
-		for _, nn := range p.Nodes {
-			if n := cfg.Node(nn); n != nil && !seen[nn] {
-				seen[nn] = true
-				out = append(out, n)
-			}
-		}
-	}
-	return out
 }

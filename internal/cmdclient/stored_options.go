@@ -35,7 +35,7 @@ func StoredOptionsRefusal(prog string, js *jobspec.JobSpec, cfg *conf.Config) st
 		}
 	}
 	inAlloc := prog == "srun" && js.JobID != ""
-	nodes := partitionNodes(js.Partition, cfg)
+	nodes := PartitionNodes(js.Partition, cfg)
 	gpuBindNone := strings.HasPrefix(strings.ToLower(strings.TrimPrefix(s.GPUBind, "verbose,")), "n")
 	for _, c := range []struct {
 		given bool
@@ -72,8 +72,9 @@ func ociConfigured(cfg *conf.Config) bool {
 	return err == nil
 }
 
-// partitionNodes is the nodes of the partitions the job names (else the default one).
-func partitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
+// PartitionNodes is the nodes of the partitions a job names (a "-p a,b" list; "" is the
+// default partition), each once, for the commands' checks of options against node shapes.
+func PartitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
 	if cfg == nil {
 		return nil
 	}
