@@ -14,7 +14,7 @@ A=$(/usr/bin/sbatch --parsable -H --job-name=qsc-held --mem=100M -o /dev/null --
 B=$(/usr/bin/sbatch --parsable --job-name=qsc-run -n2 -t 10 --mem=100M -o /dev/null --wrap 'sleep 300')
 # The site options' fields (ReqB:S:C:T, MinTmpDiskNode, DelayBoot, Switches, CPU_*_freq): a
 # held job (C; the node has no TmpDisk, so --tmp is only accepted held), a running one (D) and
-# a --hint one (E; its --spread-job is not shown, though Slurm's code has a SpreadJob=Yes).
+# a --hint one (E, with --spread-job: its SpreadJob=Yes line).
 C=$(/usr/bin/sbatch --parsable -H --job-name=qsc-site -n2 --ntasks-per-node=2 --mem=100M -o /dev/null \
 	--sockets-per-node=1 --cores-per-socket=1 --threads-per-core=1 --ntasks-per-core=1 --tmp=100M \
 	--delay-boot=5 --switches=1@10:00 --cpu-freq=Low-High:Performance --wrap 'sleep 300')
