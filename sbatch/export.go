@@ -69,7 +69,8 @@ func jobEnv(env []string, export string, getUserEnv bool, layout []string, submi
 // it: sbatch clears its own environment before reading the file, so the file's definitions
 // take its place, and only what sbatch sets afterwards remains of its own (SLURM_PRIO_PROCESS,
 // and SLURM_SUBMIT_DIR unless the file defines it). --export then applies as in jobEnv, but
-// NONE drops the file too and no SLURM_EXPORT_ENV survives the clearing.
+// NONE drops the file too and no SLURM_EXPORT_ENV survives the clearing. (sbatch's
+// SLURM_JOB_NAME is cleared too in Slurm; Orbit's slurmstepd still sets the job's name.)
 func exportFileEnv(file []string, export string, getUserEnv bool, layout []string, submitDir, host string, prio int) []string {
 	own := []string{"SLURM_PRIO_PROCESS=" + strconv.Itoa(prio)}
 	if _, ok := lookup(file, "SLURM_SUBMIT_DIR"); !ok {

@@ -38,7 +38,10 @@ func readExportFile(name string) ([]string, error) {
 	var data []byte
 	var err error
 	if fd, aerr := strconv.Atoi(name); aerr == nil && fd >= 3 && validFD(fd) {
-		data, err = io.ReadAll(os.NewFile(uintptr(fd), name))
+		f := os.NewFile(uintptr(fd), name)
+		data, err = io.ReadAll(f)
+		f.Close() // Slurm closes the descriptor once read
+
 	} else {
 		data, err = os.ReadFile(name)
 	}

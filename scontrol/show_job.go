@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/memsize"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -589,7 +590,7 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	}
 	r.nl()
 	r.s("Power=")
-	if j.PowerFlags&1 != 0 {
+	if j.PowerFlags&jobspec.PowerLevel != 0 {
 		r.s("LEVEL")
 	}
 	if flags := jobBitflags(j); flags != "" {

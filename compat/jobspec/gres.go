@@ -140,6 +140,17 @@ func CheckGresNames(reqs []GresReq, gresTypes string) error {
 	return nil
 }
 
+// GresTypesHave says whether gresTypes (slurm.conf's GresTypes, comma-separated) lists
+// name, compared as Slurm's commands compare it for gpu (any case).
+func GresTypesHave(gresTypes, name string) bool {
+	for _, t := range strings.Split(gresTypes, ",") {
+		if strings.EqualFold(strings.TrimSpace(t), name) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckGres is the check sbatch, srun and salloc make on --gres before they send anything:
 // it parses and every name is in gresTypes (slurm.conf's GresTypes). Errors wrap
 // ErrInvalidGres, whose text the commands print.

@@ -4,7 +4,9 @@ package jobspec
 // that would act on them (switch, MCS, burst buffer, OCI container, power, federation, GPU
 // frequency control), is what the controller stores and shows and what the job's
 // environment exports. The commands refuse the ones a configuration would act on
-// (compat/options.RefuseStored).
+// (internal/cmdclient.StoredOptionsRefusal). An empty value counts as not given: Slurm keeps
+// the empty string and prints it ("MCS_label=", "Prefer="), Orbit prints what it prints for
+// an option not given.
 type StoredOptions struct {
 	Network         string // --network (scontrol's Network=; salloc's SLURM_NETWORK)
 	Contiguous      bool   // --contiguous

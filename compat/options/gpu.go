@@ -52,11 +52,7 @@ func CheckUnmodelledGPU(prog string, js *jobspec.JobSpec, gresTypes string) (std
 	if len(js.UnmodelledGPU) == 0 {
 		return "", 0
 	}
-	hasGPU := false
-	for _, t := range strings.Split(gresTypes, ",") {
-		hasGPU = hasGPU || strings.EqualFold(strings.TrimSpace(t), "gpu")
-	}
-	if hasGPU {
+	if jobspec.GresTypesHave(gresTypes, "gpu") {
 		return prog + ": error: " + js.UnmodelledGPU[0] + " is not supported by Orbit yet\n", 1
 	}
 	if slices.Contains(js.UnmodelledGPU, "--ntasks-per-gpu") {

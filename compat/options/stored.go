@@ -158,24 +158,22 @@ func ParsePower(val string) (flags uint16, warnings []string) {
 // and a ";" starts another TRES's binding, of which only gpu exists. offending is the
 // error line Slurm prints first for a character a number list cannot hold.
 func ValidGPUBind(val string) (ok bool, offending string) {
-	if val == "" {
-		return true, ""
-	}
-	first, rest, more := strings.Cut(val, ";")
-	if ok, offending := validGPUBindOne(first); !ok {
-		return false, offending
-	}
-	for more {
-		var tok string
-		tok, rest, more = strings.Cut(rest, ";")
+	return eachGPUSpec(val, validGPUBindOne)
+}
+
+// eachGPUSpec checks "gpu:<val>" as Slurm's tres_*_verify_cmdline walk it: split on ";"
+// (empty fields skipped, as strtok does), each field "gpu:<spec>" with one accepting spec.
+// An empty val is the field "gpu:" with an empty spec.
+func eachGPUSpec(val string, one func(string) (bool, string)) (bool, string) {
+	for _, tok := range strings.Split("gpu:"+val, ";") {
 		if tok == "" {
-			continue // strtok skips empty fields
+			continue
 		}
-		name, v, found := strings.Cut(tok, ":")
+		name, spec, found := strings.Cut(tok, ":")
 		if !found || name != "gpu" {
 			return false, ""
 		}
-		if ok, offending := validGPUBindOne(v); !ok {
+		if ok, offending := one(spec); !ok {
 			return false, offending
 		}
 	}
@@ -258,25 +256,8 @@ func isDigitIn(c rune, base int) bool {
 // ValidGPUFreq checks --gpu-freq as tres_freq_verify_cmdline checks "gpu:<val>": a comma
 // list of low, medium, high, highm1, a number of MHz, "verbose", or memory=<one of those>.
 func ValidGPUFreq(val string) bool {
-	if val == "" {
-		return false
-	}
-	first, rest, more := strings.Cut(val, ";")
-	if !validGPUFreqOne(first) {
-		return false
-	}
-	for more {
-		var tok string
-		tok, rest, more = strings.Cut(rest, ";")
-		if tok == "" {
-			continue
-		}
-		name, v, ok := strings.Cut(tok, ":")
-		if !ok || name != "gpu" || !validGPUFreqOne(v) {
-			return false
-		}
-	}
-	return true
+	ok, _ := eachGPUSpec(val, func(spec string) (bool, string) { return validGPUFreqOne(spec), "" })
+	return ok
 }
 
 func validGPUFreqOne(arg string) bool {

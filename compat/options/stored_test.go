@@ -50,6 +50,9 @@ func TestStoredOptionsBadValues(t *testing.T) {
 		{"--gpu-bind=mask_gpu:0xg", "sbatch: error: Failed to validate g, offending character is g\nsbatch: error: Invalid --gpu-bind argument: gpu:mask_gpu:0xg\n", 255},
 		{"--gpu-bind=single:-1", "sbatch: error: Invalid --gpu-bind argument: gpu:single:-1\n", 255},
 		{"--gpu-freq=bogus", "sbatch: error: Invalid --gpu-freq argument: gpu:bogus\n", 255},
+		{"--gpu-bind=", "sbatch: error: Invalid --gpu-bind argument: gpu:\n", 255},
+		{"--gpu-freq=", "sbatch: error: Invalid --gpu-freq argument: gpu:\n", 255},
+		{"--gpu-bind=none;nic:x", "sbatch: error: Invalid --gpu-bind argument: gpu:none;nic:x\n", 255},
 		{"--gpu-freq=memory=fast", "sbatch: error: Invalid --gpu-freq argument: gpu:memory=fast\n", 255},
 		{"--ntasks-per-socket=0", "sbatch: error: Invalid numeric value \"0\" for --ntasks-per-socket.\n", 1},
 		{"--ntasks-per-socket=x", "sbatch: error: Invalid numeric value \"x\" for --ntasks-per-socket.\n", 1},
@@ -61,12 +64,12 @@ func TestStoredOptionsBadValues(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"closest", "c", "none", "n", "verbose,closest", "map_gpu:0,1", "map_gpu:0*2,1", "mask_gpu:0x3,0xc",
-		"single:2", "per_task:1", "closest;gpu:none"} {
+		"single:2", "per_task:1", "closest;gpu:none", "map_gpu:", "single:abc"} {
 		if ok, _ := ValidGPUBind(v); !ok {
 			t.Errorf("ValidGPUBind(%q) = false, Slurm accepts it", v)
 		}
 	}
-	for _, v := range []string{"high", "low,memory=medium", "1000", "verbose", "highm1,verbose"} {
+	for _, v := range []string{"high", "low,memory=medium", "1000", "verbose", "highm1,verbose", "high;gpu:low"} {
 		if !ValidGPUFreq(v) {
 			t.Errorf("ValidGPUFreq(%q) = false, Slurm accepts it", v)
 		}

@@ -28,15 +28,10 @@ func StoredOptionsRefusal(prog string, js *jobspec.JobSpec, cfg *conf.Config) st
 		v, _ := cfg.Get(key)
 		return strings.ToLower(strings.TrimSpace(v))
 	}
-	hasGPUs := false
-	if cfg != nil {
-		for _, t := range strings.Split(cfg.GresTypes, ",") {
-			hasGPUs = hasGPUs || strings.EqualFold(strings.TrimSpace(t), "gpu")
-		}
-	}
+	hasGPUs := cfg != nil && jobspec.GresTypesHave(cfg.GresTypes, "gpu")
 	inAlloc := prog == "srun" && js.JobID != ""
 	nodes := PartitionNodes(js.Partition, cfg)
-	gpuBindNone := strings.HasPrefix(strings.ToLower(strings.TrimPrefix(s.GPUBind, "verbose,")), "n")
+	gpuBindNone := strings.HasPrefix(strings.TrimPrefix(strings.ToLower(s.GPUBind), "verbose,"), "n")
 	for _, c := range []struct {
 		given bool
 		name  string
