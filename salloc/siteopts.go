@@ -67,5 +67,8 @@ func siteEnv(js *jobspec.JobSpec, base []string) [][2]string {
 	if st.Network != "" {
 		add("SLURM_NETWORK", st.Network)
 	}
+	if js.Overcommit {
+		add("SLURM_OVERCOMMIT", "1")
+	}
 	return out
 }

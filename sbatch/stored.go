@@ -26,6 +26,9 @@ func storedLayoutEnv(js *jobspec.JobSpec) []string {
 	if s.GPUFreq != "" {
 		env = append(env, "SLURM_GPU_FREQ="+s.GPUFreq)
 	}
+	if js.Overcommit {
+		env = append(env, "SLURM_OVERCOMMIT=1") // env_array_for_batch_job
+	}
 	return env
 }
 

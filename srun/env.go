@@ -33,8 +33,10 @@ type stepEnv struct {
 	cpuBind *compatopts.CPUBind
 	// preserve is -E: the task counts srun's environment has stay (Slurm's setup_env).
 	preserve bool
-	// stored is srun's --ntasks-per-socket and --container (compat/jobspec StoredOptions).
-	stored jobspec.StoredOptions
+	// stored is srun's --ntasks-per-socket and --container (compat/jobspec StoredOptions);
+	// overcommit its -O (or the job's SLURM_OVERCOMMIT).
+	stored     jobspec.StoredOptions
+	overcommit bool
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
@@ -102,6 +104,9 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	}
 	if e.label {
 		put("SLURM_LABELIO", "1")
+	}
+	if e.overcommit {
+		put("SLURM_OVERCOMMIT", "1")
 	}
 	if n := e.stored.NTasksPerSocket; n != jobspec.NoVal && n != 0 {
 		put("SLURM_NTASKS_PER_SOCKET", u32(n))

@@ -283,7 +283,8 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes, Relative: o.spec.Relative,
 		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist,
-		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres} // for scontrol show step; --gres checked against the job's
+		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres, // for scontrol show step; --gres checked against the job's
+		Overcommit: o.spec.Overcommit}
 	if s.allocated {
 		req.NodeList = ""
 	}
@@ -340,7 +341,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
-		env.stored = o.spec.Stored
+		env.stored, env.overcommit = o.spec.Stored, o.spec.Overcommit
 	} else {
 		env.site, env.stored = jobspec.NewSiteOptions(), jobspec.NewStoredOptions()
 	}

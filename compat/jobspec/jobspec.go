@@ -144,6 +144,9 @@ type JobSpec struct {
 	// WaitAllNodes (sbatch, salloc --wait-all-nodes=0|1): Orbit's nodes are always booted,
 	// so both values start the job as soon as it is allocated. NoVal when unset.
 	WaitAllNodes uint32
+	// Overcommit (-O/--overcommit) allocates one task's CPUs per node whatever the task
+	// count, and lets the job's steps run more tasks than CPUs (Slurm's overcommit).
+	Overcommit bool
 	// GresFlags is --gres-flags (enforce-binding, disable-binding): without CPU binding of
 	// GRES (gres.conf Cores=) there is nothing for either to change.
 	GresFlags string

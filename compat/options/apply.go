@@ -67,6 +67,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 		js.Exclude = val
 	case "nodelist":
 		js.NodeList = val
+	case "overcommit":
+		js.Overcommit = true
 	case "mincpus":
 		n, err := parseInt(a.cmd, "--mincpus", val)
 		if err != nil {

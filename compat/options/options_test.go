@@ -46,12 +46,12 @@ func TestParseSbatch_Forms(t *testing.T) {
 }
 
 func TestParseSbatch_Unsupported(t *testing.T) {
-	_, err := ParseSbatch([]string{"sbatch", "--overcommit", "s.sh"}, nil, []byte(okScript), now)
-	if err == nil || err.Error() != "sbatch: error: --overcommit is not supported by Orbit yet" {
+	_, err := ParseSbatch([]string{"sbatch", "--batch=fast", "s.sh"}, nil, []byte(okScript), now)
+	if err == nil || err.Error() != "sbatch: error: --batch is not supported by Orbit yet" {
 		t.Errorf("got %v", err)
 	}
-	_, err = ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_OVERCOMMIT=1"}, []byte(okScript), now)
-	if err == nil || !strings.Contains(err.Error(), "SBATCH_OVERCOMMIT (--overcommit) is not supported by Orbit yet") {
+	_, err = ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_BATCH=fast"}, []byte(okScript), now)
+	if err == nil || !strings.Contains(err.Error(), "SBATCH_BATCH (--batch) is not supported by Orbit yet") {
 		t.Errorf("got %v", err)
 	}
 }

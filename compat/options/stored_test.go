@@ -31,8 +31,16 @@ func TestStoredOptionsParsed(t *testing.T) {
 	if err != nil || js.Stored.Network != "fromdirective" || js.Stored.NTasksPerSocket != 2 || js.Stored.GPUBind != "none" {
 		t.Errorf("#SBATCH and SBATCH_GPU_BIND: %v, %+v", err, js.Stored)
 	}
+	js, err = ParseSbatch([]string{"sbatch", "-O", "s.sh"}, nil, []byte(okScript), now)
+	if err != nil || !js.Overcommit {
+		t.Errorf("-O: %v, overcommit %v", err, js.Overcommit)
+	}
+	js, err = ParseSrun([]string{"srun", "true"}, []string{"SLURM_OVERCOMMIT=1"}, "/tmp", now)
+	if err != nil || !js.Overcommit {
+		t.Errorf("srun with SLURM_OVERCOMMIT=1 (a -O job's): %v, overcommit %v", err, js.Overcommit)
+	}
 	js, err = ParseSbatch([]string{"sbatch", "s.sh"}, nil, []byte(okScript), now)
-	if err != nil || js.Stored != jobspec.NewStoredOptions() {
+	if err != nil || js.Stored != jobspec.NewStoredOptions() || js.Overcommit {
 		t.Errorf("no stored option given: %v, %+v", err, js.Stored)
 	}
 }

@@ -135,7 +135,7 @@ var Table = []Option{
 	{ID: "ntasks-per-tres", Name: "ntasks-per-tres", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc},
 	{ID: "open-mode", Name: "open-mode", Arg: ArgRequired, Cmds: Sbatch | Srun, Implemented: true},
 	{ID: "output", Name: "output", Short: 'o', Arg: ArgRequired, Cmds: Sbatch | Srun, Implemented: true},
-	{ID: "overcommit", Name: "overcommit", Short: 'O', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc},
+	{ID: "overcommit", Name: "overcommit", Short: 'O', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "overlap", Name: "overlap", Arg: ArgOptional, Cmds: Srun, Implemented: true},
 	{ID: "oversubscribe", Name: "oversubscribe", Short: 's', Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "pack-group", Name: "pack-group", Arg: ArgRequired, Cmds: Srun},

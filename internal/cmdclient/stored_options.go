@@ -151,7 +151,7 @@ func someHave(prefer string, nodes []*conf.Node) bool {
 // StoredOptions, --gres-flags) into a submission (sbatch's, salloc's, or srun's own allocation).
 func StoredDesc(d *wire.JobDesc, js *jobspec.JobSpec) {
 	s := &js.Stored
-	d.GresFlags = js.GresFlags
+	d.GresFlags, d.Overcommit = js.GresFlags, js.Overcommit
 	d.Network, d.Contiguous, d.MCSLabel = s.Network, s.Contiguous, s.MCSLabel
 	d.BurstBuffer, d.Container, d.PowerFlags = s.BurstBuffer, s.Container, s.PowerFlags
 	d.ClusterFeatures, d.Prefer, d.Reboot = s.ClusterFeatures, s.Prefer, s.Reboot

@@ -95,6 +95,8 @@ type JobDesc struct {
 	SpreadJob      bool   `codec:"spread_job"`
 	// GresFlags is --gres-flags as given (enforce-binding, disable-binding).
 	GresFlags string `codec:"gres_flags"`
+	// Overcommit (-O) asks for one task's CPUs on each node, whatever NumTasks says.
+	Overcommit bool `codec:"overcommit"`
 
 	// Options stored and shown where no plugin acts on them (compat/jobspec StoredOptions).
 	Network         string `codec:"network"`

@@ -68,6 +68,9 @@ type StepCreateRequest struct {
 	// with the job's other steps instead of waiting for them.
 	Exact   bool `codec:"exact"`
 	Overlap bool `codec:"overlap"`
+	// Overcommit (srun -O, or a job's SLURM_OVERCOMMIT) places the tasks without counting
+	// their CPUs: more tasks than CPUs may share a node.
+	Overcommit bool `codec:"overcommit"`
 	// Relative (srun -r) starts the step at that node of the job's allocation; NoVal (or 0
 	// from an older srun) starts it at the first.
 	Relative uint32 `codec:"relative"`

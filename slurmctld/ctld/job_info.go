@@ -85,7 +85,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		ExcNodes:      d.ExcNodes,
 		NumNodes:      j.MinNodes,
 		MaxNodes:      j.MaxNodes,
-		NumCPUs:       j.NumTasks * j.CPUsPerTask,
+		NumCPUs:       j.requestedCPUs(),
 		NumTasks:      j.NumTasks,
 		CPUsPerTask:   j.CPUsPerTask,
 		NTasksPerNode: j.TasksPerNod,
@@ -131,6 +131,13 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	}
 	if info.StdIn == "" {
 		info.StdIn = "/dev/null"
+	}
+	if d.Overcommit {
+		// The tasks asked for, not the one per node the job is placed as.
+		info.NumTasks = max(j.requestedTasks(), j.NumTasks)
+		if n := d.NTasksPerNode; n != wire.NoVal {
+			info.NTasksPerNode = n
+		}
 	}
 	if d, ok := c.plug.descs[j.JobID]; ok && info.StateDesc == "" && j.state().IsPending() && j.Reason == uint32(states.SchedulerDescs[d]) {
 		info.StateDesc = d // the scheduler's text for the reason (sched_cycle.go)

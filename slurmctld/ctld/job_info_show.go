@@ -64,7 +64,7 @@ func (c *Controller) jobTRES(j *jobRecord) string {
 		b.WriteString(",billing=" + strconv.FormatUint(uint64(cpus), 10))
 		return joinTRES(b.String(), c.jobGresTRES(j, true)) // gres.go
 	}
-	cpus := j.NumTasks * j.CPUsPerTask
+	cpus := j.requestedCPUs()
 	nodes := max(j.MinNodes, 1)
 	var mem uint64
 	switch {

@@ -186,6 +186,12 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 	}
 	j.NumTasks = max(j.NumTasks, j.MinNodes)
+	if d.Overcommit {
+		// -O: one task's CPUs on each node (Slurm sends min_cpus = the node count and lets the
+		// tasks share them), so the job is placed as one task per node; requestedTasks and
+		// the job's information still carry the tasks it asked for.
+		j.NumTasks, j.TasksPerNod = j.MinNodes, 0
+	}
 	if err := c.checkSubmitParts(d, id, j, names, now); err != nil { // part_access.go
 		return nil, err
 	}
@@ -291,10 +297,19 @@ func (j *jobRecord) requestedTasks() uint32 {
 	if n := j.Desc.NumTasks; n != wire.NoVal && n != 0 {
 		return n
 	}
-	if j.TasksPerNod > 0 {
-		return j.TasksPerNod * j.MinNodes
+	if n := j.Desc.NTasksPerNode; n != wire.NoVal && n != 0 {
+		return n * j.MinNodes
 	}
 	return 0
+}
+
+// requestedCPUs is the CPU count a job without an allocation asks for, as Slurm shows it
+// (NumCPUs=, TRES cpu=): its tasks' CPUs, or with -O the min_cpus sbatch sends, one per node.
+func (j *jobRecord) requestedCPUs() uint32 {
+	if j.Desc.Overcommit {
+		return max(j.MinNodes, 1)
+	}
+	return j.NumTasks * j.CPUsPerTask
 }
 
 // memPerNode is the memory (MiB) the job needs on a node given cpus CPUs there.

@@ -6,9 +6,10 @@ import "fmt"
 // default: the step uses nodes from the start of the allocation (minNodes of them, or as many
 // as it has tasks, at most the job's), every node gets at least one task, the tasks are
 // spread evenly (the first nodes take the remainder) within each node's CPUs, and ranks are
-// numbered node by node. cpus are the job's CPUs on each node; cpt is CPUs per task. It
-// returns the number of nodes used and the tasks on each, or an error text of Slurm's.
-func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32) ([]uint32, error) {
+// numbered node by node. cpus are the job's CPUs on each node; cpt is CPUs per task. With
+// overcommit (-O) a node with a CPU takes any number of tasks. It returns the number
+// of nodes used and the tasks on each, or an error text of Slurm's.
+func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32, overcommit bool) ([]uint32, error) {
 	if cpt == 0 {
 		cpt = 1
 	}
@@ -40,6 +41,9 @@ func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32) ([]
 	}
 	capOf := func(i uint32) uint32 {
 		c := cpus[i] / cpt
+		if overcommit && cpus[i] > 0 {
+			c = numTasks // any CPU takes every task, whatever -c asks
+		}
 		if tasksPerNode > 0 {
 			c = min(c, tasksPerNode)
 		}
@@ -80,6 +84,8 @@ func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32) ([]
 type stepRequest struct {
 	numTasks, minNodes, tasksPerNode, cpt uint32
 	exact, overlap                        bool
+	// overcommit lets tasks share CPUs (srun -O); Slurm does not overcommit an --exact step.
+	overcommit bool
 }
 
 // stepAlloc is where a step runs: its nodes, the tasks and the CPUs it holds on each, and
@@ -98,7 +104,8 @@ type stepAlloc struct {
 // for a task; on each it holds every free CPU (--whole, the default) or just its tasks'
 // (--exact). An --overlap step is laid out over the whole allocation and holds nothing.
 func placeStep(jobNodes []string, jobCPUs []uint32, used map[string]uint32, r stepRequest) (stepAlloc, error) {
-	tasks, err := stepLayout(jobCPUs, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt)
+	over := r.overcommit && !r.exact
+	tasks, err := stepLayout(jobCPUs, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt, over)
 	if err != nil {
 		return stepAlloc{}, err
 	}
@@ -107,14 +114,14 @@ func placeStep(jobNodes []string, jobCPUs []uint32, used map[string]uint32, r st
 		nodes, avail = nil, nil
 		for i, n := range jobNodes {
 			free := jobCPUs[i] - min(used[n], jobCPUs[i])
-			if free >= max(r.cpt, 1) {
+			if free >= max(r.cpt, 1) || over && free > 0 {
 				nodes, avail = append(nodes, n), append(avail, free)
 			}
 		}
 		if len(nodes) == 0 {
 			return stepAlloc{}, errStepBusy
 		}
-		if tasks, err = stepLayout(avail, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt); err != nil {
+		if tasks, err = stepLayout(avail, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt, over); err != nil {
 			return stepAlloc{}, errStepBusy
 		}
 	}

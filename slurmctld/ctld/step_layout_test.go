@@ -26,7 +26,7 @@ func TestStepLayout(t *testing.T) {
 		{"fewer tasks than nodes", []uint32{2, 2}, 1, 2, 0, 1, nil, errStepTasks},
 	}
 	for _, c := range cases {
-		got, err := stepLayout(c.cpus, c.tasks, c.nodes, c.tpn, c.cpt)
+		got, err := stepLayout(c.cpus, c.tasks, c.nodes, c.tpn, c.cpt, false)
 		if err != c.wantErr || !slices.Equal(got, c.want) {
 			t.Errorf("%s: got %v, %v; want %v, %v", c.name, got, err, c.want, c.wantErr)
 		}
@@ -38,7 +38,8 @@ func FuzzStepLayout(f *testing.F) {
 	f.Add(uint32(1), uint32(64), uint32(65), uint32(2), uint32(1), uint32(2))
 	f.Fuzz(func(t *testing.T, c0, c1, tasks, nodes, tpn, cpt uint32) {
 		cpus := []uint32{c0 % 1024, c1 % 1024}
-		got, err := stepLayout(cpus, tasks%4096, nodes%4, tpn%64, cpt%16)
+		over := c0&1<<31 != 0 // -O, from a bit the CPU counts do not use
+		got, err := stepLayout(cpus, tasks%4096, nodes%4, tpn%64, cpt%16, over)
 		if err != nil {
 			return
 		}
@@ -76,6 +77,12 @@ func TestPlaceStep(t *testing.T) {
 		{"room, but not on enough nodes", map[string]uint32{"n1": 4}, stepRequest{minNodes: 2, cpt: 1}, nil, nil, errStepBusy},
 		{"--overlap ignores what others hold", map[string]uint32{"n1": 4, "n2": 4}, stepRequest{numTasks: 1, cpt: 1, overlap: true}, []string{"n1"}, []uint32{4}, nil},
 		{"more than the job has is refused, busy or not", map[string]uint32{"n1": 4}, stepRequest{numTasks: 9, cpt: 1}, nil, nil, errStepCPUs},
+		// -O: tasks share CPUs; the step spreads over the nodes (tasks 5 and 4) and holds them whole.
+		{"-O: more tasks than CPUs", nil, stepRequest{numTasks: 9, cpt: 1, overcommit: true}, []string{"n1", "n2"}, []uint32{4, 4}, nil},
+		{"-O on a single node", nil, stepRequest{numTasks: 9, minNodes: 1, cpt: 1, overcommit: true}, []string{"n1"}, []uint32{4}, nil},
+		{"-O -c more than a node has", map[string]uint32{"n1": 3}, stepRequest{numTasks: 3, minNodes: 2, cpt: 8, overcommit: true}, []string{"n1", "n2"}, []uint32{1, 4}, nil},
+		{"-O with --exact is not overcommitted", nil, stepRequest{numTasks: 9, cpt: 1, overcommit: true, exact: true}, nil, nil, errStepCPUs},
+		{"-O still waits for busy CPUs", map[string]uint32{"n1": 4, "n2": 4}, stepRequest{numTasks: 9, cpt: 1, overcommit: true}, nil, nil, errStepBusy},
 	}
 	for _, c := range cases {
 		a, err := placeStep(nodes, cpus, c.used, c.r)
