@@ -436,9 +436,9 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 	}
 	tasks, cpt := max(j.NumTasks, 1), max(j.CPUsPerTask, 1)
 	aj.ReqCPUs = tasks * cpt
-	if j.MemPerNode > 0 {
-		aj.ReqMem = memString(j.MemPerNode)
-		aj.ReqMemMiB = j.MemPerNode
+	if mem := j.shownMemPerNode(); mem > 0 {
+		aj.ReqMem = memString(mem)
+		aj.ReqMemMiB = mem
 	} else if j.MemPerCPU > 0 {
 		aj.ReqMem = memString(j.MemPerCPU * uint64(aj.ReqCPUs))
 		aj.ReqMemMiB, aj.ReqMemPerCPU = j.MemPerCPU, true

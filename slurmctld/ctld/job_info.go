@@ -89,7 +89,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		NumTasks:      j.NumTasks,
 		CPUsPerTask:   j.CPUsPerTask,
 		NTasksPerNode: j.TasksPerNod,
-		MemPerNode:    j.MemPerNode,
+		MemPerNode:    j.shownMemPerNode(),
 		MemPerCPU:     j.MemPerCPU,
 		TimeLimit:     j.TimeLimit,
 		TimeMin:       d.TimeMin,

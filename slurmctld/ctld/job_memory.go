@@ -20,8 +20,8 @@ import (
 //     the job pending with reason MaxMemPerLimit; under EnforcePartLimits it is refused at
 //     submit ("Memory required by task is not available").
 //
-// A job that ends up with no memory at all is counted with none here; Slurm's select plugin
-// would give it a node's whole memory when memory is a consumable resource (not done yet).
+// A job that ends up with no memory at all needs a whole node's memory when memory is a
+// consumable resource, as Slurm's select plugin allocates it (jobRecord.MemWholeNode).
 
 // memRequest is the part of a job the limits examine and adjust.
 type memRequest struct {
@@ -35,7 +35,7 @@ type memRequest struct {
 }
 
 func (j *jobRecord) memRequest() memRequest {
-	return memRequest{memPerCPU: j.MemPerCPU, memPerNode: j.MemPerNode, cpusPerTask: j.CPUsPerTask,
+	return memRequest{memPerCPU: j.MemPerCPU, memPerNode: j.shownMemPerNode(), cpusPerTask: j.CPUsPerTask,
 		minCPUs: j.Desc.MinCPUs, numTasks: j.Desc.NumTasks, maxNodes: j.MaxNodes, tasksPerNode: j.TasksPerNod,
 		exclusive: j.Exclusive}
 }
@@ -46,6 +46,15 @@ func (j *jobRecord) setMemRequest(r memRequest) {
 	if r.minCPUs != j.Desc.MinCPUs {
 		j.editDesc().MinCPUs = r.minCPUs
 	}
+}
+
+// shownMemPerNode is the memory per node the job asked for (or got by default): 0 for a
+// whole-node job, whose MemPerNode is what the scheduler counts.
+func (j *jobRecord) shownMemPerNode() uint64 {
+	if j.MemWholeNode {
+		return 0
+	}
+	return j.MemPerNode
 }
 
 // memSet reports whether a limit, default or request is set (neither 0, UNLIMITED nor
@@ -154,11 +163,27 @@ func (t *tables) partMaxMemory(p *partEntry) uint64 {
 func (c *Controller) applyMemLimits(j *jobRecord, pe *partEntry) bool {
 	cfg := c.config()
 	applyMemDefault(j, pe.conf, cfg)
+	j.MemWholeNode = false
 	r, ok := fitMemLimit(j.memRequest(), pe, c.t, cfg)
 	if ok {
 		j.setMemRequest(r)
 	}
+	if c.trackMem && j.MemPerNode == 0 && j.MemPerCPU == 0 {
+		j.MemPerNode, j.MemWholeNode = c.t.partMinMemory(pe), true
+	}
 	return ok
+}
+
+// partMinMemory is the least memory a node of partition p has: what a whole-node job counts
+// (exactly each node's memory where the partition's nodes are alike).
+func (t *tables) partMinMemory(p *partEntry) uint64 {
+	var least uint64
+	for _, n := range p.nodes {
+		if e := t.nodes[n]; e != nil && (least == 0 || e.conf.RealMemory < least) {
+			least = e.conf.RealMemory
+		}
+	}
+	return least
 }
 
 // memFits says whether pending job j's memory request fits partition pe's limit now (the

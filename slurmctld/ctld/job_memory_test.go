@@ -1,6 +1,7 @@
 package ctld_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -68,4 +69,33 @@ func TestMemory_EnforcePartLimits(t *testing.T) {
 	if _, err := f.submit(0, d); err != nil {
 		t.Errorf("--mem-per-cpu=3000 over MaxMemPerCPU=2000 (spread over CPUs): %v", err)
 	}
+}
+
+// TestMemory_WholeNodeWithoutRequest: where memory is a consumable resource and no default
+// applies, a job asking for no memory needs a whole node's memory, as Slurm's select plugin
+// allocates it: it shows no request (MinMemoryNode=0) but the node's memory in its TRES, a
+// second such job waits for the node (Resources), and so does one asking for no memory
+// while another job holds some of the node's memory.
+func TestMemory_WholeNodeWithoutRequest(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 8, RealMemory: 4000, Extra: "SelectTypeParameters=CR_Core_Memory\n"})
+	f.startNodes("n1")
+	first := f.mustSubmit(script("sleep 100"))
+	j := f.waitState(first, states.JobRunning)
+	if j.MemPerNode != 0 || !strings.Contains(j.TRES, "mem=4000M") {
+		t.Errorf("job without memory: MinMemoryNode %d, TRES %q; want 0 and the node's 4000M", j.MemPerNode, j.TRES)
+	}
+	second := f.mustSubmit(script("sleep 100"))
+	if j := f.waitReason(second, states.WaitResources); len(j.NodeList) != 0 {
+		t.Errorf("a second job without memory shares the node: %+v", j)
+	}
+	f.kill(0, first, 0)
+	f.waitState(second, states.JobRunning)
+	f.kill(0, second, 0)
+
+	some := script("sleep 100")
+	some.MemPerNode = 1000
+	withMem := f.mustSubmit(some)
+	f.waitState(withMem, states.JobRunning)
+	whole := f.mustSubmit(script("sleep 100"))
+	f.waitReason(whole, states.WaitResources)
 }

@@ -282,7 +282,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		CPUsPerNode:  append([]uint32(nil), j.CPUsPerNode...),
 		NumTasks:     j.requestedTasks(), // job_submit.go
 		CPUsPerTask:  j.CPUsPerTask,
-		MemPerNode:   j.MemPerNode,
+		MemPerNode:   j.shownMemPerNode(), // a whole-node job has no memory limit or SLURM_MEM_PER_NODE
 		MemPerCPU:    j.MemPerCPU,
 		TimeLimit:    j.TimeLimit,
 		KillWait:     uint32(c.config().KillWait),

@@ -44,6 +44,11 @@ type jobRecord struct {
 	Exclusive   bool   `codec:"exclusive"`
 	MemPerNode  uint64 `codec:"mem_per_node"` // MiB requested per node, 0 = none
 	MemPerCPU   uint64 `codec:"mem_per_cpu"`  // MiB requested per CPU, 0 = none
+	// MemWholeNode: the job asked for no memory, none applied by default, and memory is a
+	// consumable resource, so it needs a whole node's memory (Slurm's select plugin gives it
+	// all of a node with none allocated); MemPerNode then holds the smallest RealMemory of
+	// its partition's nodes, which the scheduler counts, while the job shows no request.
+	MemWholeNode bool `codec:"mem_whole_node"`
 	// Times, Unix seconds.
 	SubmitTime   int64 `codec:"submit_time"`
 	EligibleTime int64 `codec:"eligible_time"`
