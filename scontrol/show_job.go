@@ -432,7 +432,11 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	rnum(r, j.PreSusTime)
 	r.s(" LastSchedEval=")
 	r.s(c.timeStr(j.LastSchedEval))
-	r.s(" Scheduler=Main")
+	if j.SchedBackfill {
+		r.s(" Scheduler=Backfill")
+	} else {
+		r.s(" Scheduler=Main")
+	}
 	r.nl()
 	r.s("Partition=")
 	r.s(j.Partition)

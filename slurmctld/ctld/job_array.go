@@ -152,16 +152,21 @@ func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 // startChange is the change that starts j on a: the job itself, or for an array's record
 // with more than one pending index, a new task record (the next job id) split off from it.
 // It returns the id of the job that starts.
-func (c *Controller) startChange(j *jobRecord, a allocation, now int64) (change, uint32) {
+func (c *Controller) startChange(j *jobRecord, a allocation, now int64, backfill bool) (change, uint32) {
 	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres,
-		timeLimit: j.deadlineTimeLimit(now), partition: a.partition} // job_deadline.go
-	if p := c.t.parts[a.partition]; p != nil && j.Desc.TimeLimit == wire.NoVal {
+		timeLimit: j.deadlineTimeLimit(now), partition: a.partition, backfill: backfill} // job_deadline.go
+	if p := c.t.parts[cmp.Or(a.partition, j.Partition)]; p != nil && j.Desc.TimeLimit == wire.NoVal &&
+		(a.partition != "" || backfill && p.conf.DefaultTime == wire.NoVal && p.conf.MaxTime == wire.Infinite) {
 		// A job of several partitions given no --time runs with the limit of the one it
-		// starts in, as Slurm's select_nodes sets it then.
+		// starts in, as Slurm's select_nodes sets it then. One that backfill starts without
+		// a limit from anywhere gets the year backfill plans with (YEAR_MINUTES), as in Slurm.
 		k := *j
 		k.TimeLimit = p.conf.DefaultTime
 		if k.TimeLimit == wire.NoVal {
 			k.TimeLimit = p.conf.MaxTime
+		}
+		if backfill && k.TimeLimit == wire.Infinite {
+			k.TimeLimit = yearMinutes
 		}
 		st.timeLimit = cmp.Or(k.deadlineTimeLimit(now), k.TimeLimit)
 	}
@@ -173,6 +178,9 @@ func (c *Controller) startChange(j *jobRecord, a allocation, now int64) (change,
 	}
 	return startArrayTask{startJob: st, taskJobID: c.t.nextJobID}, c.t.nextJobID
 }
+
+// yearMinutes is Slurm's YEAR_MINUTES: the time limit backfill gives a job that has none.
+const yearMinutes = 365 * 24 * 60
 
 // startArrayTask starts the first pending index of array record jobID: in the record itself
 // when it is the last index, else in a new record taskJobID split off from it.
@@ -233,6 +241,7 @@ func runOn(n *jobRecord, st startJob) {
 	n.MemAlloc = st.memAlloc
 	n.GresAlloc = st.gres
 	n.StartTime = st.start
+	n.Backfilled = st.backfill
 	if st.partition != "" {
 		n.Partition = st.partition // a job of several partitions runs in one (squeue shows it)
 	}

@@ -121,6 +121,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		AllocNode:     d.SubmitHost,
 		AllocSID:      d.AllocSID,
 		OverSubscribe: oversubscribe(j),
+		SchedBackfill: j.Backfilled,
 	}
 	if len(j.Nodes) > 0 {
 		info.NumNodes = uint32(len(j.Nodes))

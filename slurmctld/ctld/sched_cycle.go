@@ -190,7 +190,7 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 			continue
 		}
 		done[s.JobID] = true
-		ch, id := c.startChange(j, a, now) // an array task is split off (job_array.go)
+		ch, id := c.startChange(j, a, now, s.Backfilled) // an array task is split off (job_array.go)
 		pend, err := c.apply(ch)
 		if err != nil {
 			c.log.Error("cannot start job", "job", j.JobID, "err", err)

@@ -146,6 +146,7 @@ type startJob struct {
 	gres        [][]gresTake // devices held on nodes[i] (gres.go)
 	timeLimit   uint32       // the job's new time limit (a --deadline cuts it), 0 = unchanged
 	partition   string       // where a job of several partitions runs, "" = its Partition
+	backfill    bool         // the backfill pass starts it
 }
 
 func (ch startJob) plan(t *tables) (*effects, error) {

@@ -49,6 +49,8 @@ type jobRecord struct {
 	// all of a node with none allocated); MemPerNode then holds the smallest RealMemory of
 	// its partition's nodes, which the scheduler counts, while the job shows no request.
 	MemWholeNode bool `codec:"mem_whole_node"`
+	// Backfilled: the backfill pass started the job's current run (Scheduler=Backfill).
+	Backfilled bool `codec:"backfilled"`
 	// Times, Unix seconds.
 	SubmitTime   int64 `codec:"submit_time"`
 	EligibleTime int64 `codec:"eligible_time"`
