@@ -43,7 +43,7 @@ var unimplementedKeys = []unimplementedKey{
 	{"RequeueExitHold", valueSet, "jobs are not requeued held on these exit codes"},
 	{"ResvProlog", valueSet, "there are no advance reservations"},
 	{"ResvEpilog", valueSet, "there are no advance reservations"},
-	{"MpiDefault", notOneOf("none"), "srun starts no PMI server for its steps (srun --mpi= names one and is refused)"},
+	{"MpiDefault", notOneOf("none", "pmi2", "openmpi"), "srun serves only PMI-1/PMI-2 (mpi/pmi2): steps run without PMI"},
 }
 
 // unimplemented warns about each key of unimplementedKeys set with an effect.

@@ -37,6 +37,7 @@ type stepEnv struct {
 	// overcommit its -O (or the job's SLURM_OVERCOMMIT).
 	stored     jobspec.StoredOptions
 	overcommit bool
+	mpi        string // the step's MPI type: SLURM_MPI_TYPE unless none
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
@@ -104,6 +105,11 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	}
 	if e.label {
 		put("SLURM_LABELIO", "1")
+	}
+	if e.mpi != "" && e.mpi != mpiNone {
+		put("SLURM_MPI_TYPE", e.mpi)
+	} else {
+		drop["SLURM_MPI_TYPE"] = true // Slurm's srun unsets it for none
 	}
 	if e.overcommit {
 		put("SLURM_OVERCOMMIT", "1")

@@ -74,6 +74,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case o.spec.TestOnly: // needs no command, and tests even inside an allocation, as Slurm's srun
 		return testOnly(o, stderr) // will_run.go
+	case o.spec.MPI == "list": // answered while the options are read: no command needed
+		io.WriteString(stdout, mpiListText)
+		return 0
 	case len(o.argv) == 0:
 		fmt.Fprintln(stderr, "srun: fatal: No command given to execute.")
 		return 1
@@ -111,7 +114,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if o.spec != nil {
-		if code := checkMPI(o.spec.MPI, stdout, stderr); code >= 0 { // mpi.go
+		o.mpi = mpiType(o.spec.MPI, c.Conf.MpiDefault) // mpi.go
+		if code := checkMPI(o.mpi, stderr); code >= 0 {
 			return code
 		}
 	}
@@ -169,6 +173,13 @@ type session struct {
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
+}
+
+// cancelStep cancels the step through the controller, as scancel JOB.STEP does: each node
+// kills its tasks and says the step was cancelled.
+func (s *session) cancelStep(ctx context.Context, step *wire.StepCreateReply) {
+	req := &wire.KillJobRequest{JobID: step.JobID, ArrayTaskID: wire.NoVal, Signal: int32(syscall.SIGKILL), Step: true, StepID: step.StepID}
+	s.call(ctx, wire.MsgKillJob, req, &wire.KillJobReply{})
 }
 
 func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error {
@@ -341,7 +352,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
-		env.stored, env.overcommit = o.spec.Stored, o.spec.Overcommit
+		env.stored, env.overcommit, env.mpi = o.spec.Stored, o.spec.Overcommit, o.mpi
 	} else {
 		env.site, env.stored = jobspec.NewSiteOptions(), jobspec.NewStoredOptions()
 	}
@@ -364,6 +375,19 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		plan.fill(launches[i], uint32(i))
 	}
 	relay := newRelay(ln, key, step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
+	var pmiSize uint32
+	var pmiMapping string
+	if o.mpi == mpiPMI2 {
+		nodeRanks := make([][]uint32, len(launches))
+		for i, m := range launches {
+			nodeRanks[i] = m.Ranks
+		}
+		pmiSize, pmiMapping = step.NumTasks, processMapping(nodeRanks) // pmi_mapping.go
+		relay.pmi = newPMIFences(len(step.Nodes))                      // pmi_fence.go
+		// A task's MPI_Abort ends the step as Slurm's mpi/pmi2 does: the step is cancelled
+		// through the controller, on every node.
+		relay.pmiAbort = func(rank, code uint32) { go s.cancelStep(ctx, step) }
+	}
 	copts := wire.ClientOptions{MessageTimeout: s.c.MessageTimeout, Signer: s.c.Signer()}
 	sigs := &stepSignals{s: s, step: step, copts: copts, relay: relay, quit: o.spec.QuitOnInterrupt,
 		noStatus: o.spec.DisableStatus} // interrupt.go
@@ -398,7 +422,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		Argv: o.argv, WorkDir: wd, IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key,
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
-		StdinRank: -1}
+		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping}
 	launchErr := s.launchStep(ctx, step, common, launches, envs, relay, copts) // launch_fanout.go
 	if s.abortLaunch {
 		fmt.Fprintf(s.stderr, "srun: launch/slurm: launch_p_step_launch: StepId=%d.%d aborted before step completely launched.\n", step.JobID, step.StepID)

@@ -6,23 +6,45 @@ import (
 	"strings"
 )
 
-// slurmMPITypes are the MPI plugins Slurm 22.05 ships: Orbit names them when it refuses
-// them, where an unknown type gets Slurm's own answer.
-var slurmMPITypes = []string{"pmi2", "pmix", "cray_shasta"}
+// MPI types srun runs steps with.
+const (
+	mpiNone = "none"
+	mpiPMI2 = "pmi2" // Slurm's mpi/pmi2: slurmstepd serves PMI-1 and PMI-2 (slurmd/pmi)
+)
 
-// checkMPI applies srun --mpi (or, without it, slurm.conf's MpiDefault) as far as Orbit
-// can: "none" runs the step as Slurm's mpi/none does, "list" prints the types Orbit has,
-// Slurm's PMI plugins are refused by name (Orbit's slurmstepd serves no PMI yet, and an MPI
-// program started without it would run as separate singletons), and an unknown type gets
-// Slurm's plugin-loading errors. It returns srun's exit code when srun must stop, else -1.
-// MpiDefault itself is not checked: a site's default would stop every srun.
-func checkMPI(mpi string, stdout, stderr io.Writer) int {
-	switch {
-	case mpi == "" || mpi == "none":
+// mpiListText is srun --mpi=list's answer: the types Orbit runs steps with.
+const mpiListText = "MPI plugin types are...\n\tnone\n\tpmi2\n"
+
+// slurmMPITypes are the other MPI plugins Slurm 22.05 ships: Orbit names them when it
+// refuses them, where an unknown type gets Slurm's own answer.
+var slurmMPITypes = []string{"pmix", "cray_shasta"}
+
+// mpiType is the MPI type of srun's step: --mpi as given, else slurm.conf's MpiDefault.
+// "openmpi" is Slurm's old name for none. A site's MpiDefault that Orbit does not run
+// (pmix, cray_shasta) leaves steps without PMI rather than stopping every srun; slurmctld
+// names it among the keys it does not act on.
+func mpiType(given, confDefault string) string {
+	t := given
+	if t == "" {
+		t = confDefault
+		if t != mpiPMI2 {
+			t = mpiNone
+		}
+	}
+	if t == "" || t == "openmpi" {
+		t = mpiNone
+	}
+	return t
+}
+
+// checkMPI checks the step's MPI type: none and pmi2 run, Slurm's other PMI plugins are
+// refused by name, and an unknown type gets Slurm's plugin-loading errors. It returns
+// srun's exit code when srun must stop, else -1. (--mpi=list is answered before: it needs
+// no command.)
+func checkMPI(mpi string, stderr io.Writer) int {
+	switch mpi {
+	case mpiNone, mpiPMI2:
 		return -1
-	case mpi == "list":
-		io.WriteString(stdout, "MPI plugin types are...\n\tnone\n")
-		return 0
 	}
 	for _, t := range slurmMPITypes {
 		if mpi == t || t == "pmix" && strings.HasPrefix(mpi, "pmix_v") {

@@ -35,6 +35,7 @@ type options struct {
 	argv                                []string
 	spec                                *jobspec.JobSpec
 	cpuBind                             *compatopts.CPUBind // --cpu-bind, verified (bind.go)
+	mpi                                 string              // the step's MPI type: --mpi, else MpiDefault (mpi.go)
 }
 
 // parseArgs parses srun's command line (args without argv[0]) with the option table every

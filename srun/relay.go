@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"net"
@@ -46,7 +47,12 @@ type relay struct {
 	// cancelled, when set, is called when a node says the step was cancelled there.
 	cancelled func()
 	// firstEnd, when set, is called when the first task ends and others still run.
-	firstEnd    func()
+	firstEnd func()
+	// pmi, for an --mpi=pmi2 step, completes the nodes' PMI fences (pmi_fence.go); pmiAbort,
+	// when set, is called once, for the first task that asks PMI to abort the step.
+	pmi         *pmiFences
+	pmiAbort    func(rank, code uint32)
+	pmiAbortOne sync.Once
 	badExitOnce sync.Once
 	serving     sync.WaitGroup // connections still open: their output may follow the exits
 	firstOnce   sync.Once
@@ -190,6 +196,19 @@ func (r *relay) serve(c net.Conn) {
 		case stepio.Cancelled:
 			if r.cancelled != nil {
 				r.cancelled()
+			}
+		case stepio.PMIPut:
+			if r.pmi != nil && open[f.Rank] {
+				r.pmi.put(f.Data)
+			}
+		case stepio.PMIFence:
+			if r.pmi != nil && open[f.Rank] {
+				r.pmi.enter(f.Rank, c)
+			}
+		case stepio.PMIAbort:
+			if r.pmiAbort != nil && len(f.Data) == 4 {
+				code := binary.BigEndian.Uint32(f.Data)
+				r.pmiAbortOne.Do(func() { r.pmiAbort(f.Rank, code) })
 			}
 		}
 	}

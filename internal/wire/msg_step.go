@@ -158,6 +158,10 @@ type LaunchTasks struct {
 	// TaskProlog and TaskEpilog are srun --task-prolog and --task-epilog ("" = none).
 	TaskProlog string `codec:"task_prolog"`
 	TaskEpilog string `codec:"task_epilog"`
+	// PMISize, for an srun --mpi=pmi2 step, is its task count: slurmstepd then serves PMI
+	// to the tasks (slurmd/pmi), with PMIMapping as PMI_process_mapping. 0: no PMI.
+	PMISize    uint32 `codec:"pmi_size,omitempty"`
+	PMIMapping string `codec:"pmi_mapping,omitempty"`
 }
 
 // SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or

@@ -149,6 +149,7 @@ type nodeRun struct {
 	spec       stepd.StepSpec
 	step       *stepd.Step
 	cg         *stepd.MemoryCgroup
+	pmi        *pmiShare // nil without PMI
 	cancelOnce sync.Once // a -K kill and the job's terminate may both arrive
 }
 
@@ -170,6 +171,12 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	takeRlimits(&spec, l.PropagateRlimits, log) // rlimits.go
+	pmiSrv, err := startPMI(l, out, &spec, log) // pmi.go
+	if err != nil {
+		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
+		out.Close()
+		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
+	}
 	spec.Group = group
 	spec.NoEndState = true // finish removes the state file as the tasks end
 	spec.TaskExited = func(e stepd.TaskExit) {
@@ -180,6 +187,7 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 	spec.Cgroup, spec.PostTerm = cg, oom.postTerm
 	step, err := stepd.Start(spec)
 	if err != nil {
+		pmiSrv.close()
 		removeCgroup(cg, log)
 		out.Write(stepio.Failed, m.NodeID, []byte(err.Error()))
 		out.Close()
@@ -188,7 +196,7 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 	}
 	log.Debug("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
 	out.Stdin(stdin)
-	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg}, nil
+	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg, pmi: pmiSrv}, nil
 }
 
 // cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line: its
@@ -210,6 +218,7 @@ func (r *nodeRun) cancel(timeout, now bool) {
 // finish cleans up after the node's share once its tasks are done.
 func (r *nodeRun) finish(log *slog.Logger) {
 	exits := r.step.Wait()
+	r.pmi.close()
 	removeCgroup(r.cg, log)
 	r.io.Close()
 	stepd.RemoveState(r.step.StatePath()) // and the job's directory, once empty

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"syscall"
 
@@ -120,6 +121,9 @@ type Task struct {
 	Stdin  Stdio
 	Stdout Stdio
 	Stderr Stdio
+	// Inherit, when set, is a descriptor the task keeps open at its own number (the PMI
+	// socket its PMI_FD names); the supervisor closes its copy once the task is forked.
+	Inherit *os.File
 }
 
 // Stdio says where one of a task's standard streams goes. The zero value is /dev/null.

@@ -407,6 +407,10 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	if s.cred.drop {
 		p.Cred = &taskexec.Cred{UID: s.cred.uid, GID: s.cred.gid, Groups: s.cred.groups}
 	}
+	if t.Inherit != nil {
+		p.Inherit = []uintptr{t.Inherit.Fd()}
+		defer t.Inherit.Close() // the task has its own copy once forked
+	}
 	for n := range st.pipes {
 		if st.pipes[n] != nil {
 			t.pipes = append(t.pipes, st.pipes[n])

@@ -41,6 +41,8 @@ struct orbit_spawn {
 	char *const *envp;
 	const char *dir;      // NULL: stay
 	int fds[3];
+	const int *inherit;   // descriptors the task keeps at their own numbers
+	int ninherit;
 	int setsid;
 	int setcred;
 	unsigned int uid, gid;
@@ -91,6 +93,12 @@ static int orbit_taskexec_child(void *arg) {
 	}
 	for (int i = 0; i < 3; i++) {
 		if (dup2(fd[i], i) < 0)
+			goto fail;
+	}
+	// The child has its own descriptor table (no CLONE_FILES): clearing close-on-exec here
+	// leaves the parent's copy, and every other task's, closed on exec.
+	for (int i = 0; i < s->ninherit; i++) {
+		if (fcntl(s->inherit[i], F_SETFD, 0) < 0)
 			goto fail;
 	}
 	if (orbit_taskexec_have_nofile)
@@ -218,6 +226,20 @@ func Start(p *Proc) (int, error) {
 	}
 	for i, fd := range p.Files {
 		s.fds[i] = C.int(fd)
+	}
+	if n := len(p.Inherit); n > 0 {
+		in := (*C.int)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.int(0)))))
+		if in == nil {
+			return 0, syscall.ENOMEM
+		}
+		defer C.free(unsafe.Pointer(in))
+		for i, fd := range p.Inherit {
+			if fd < 3 {
+				return 0, syscall.EBADF // the standard streams are Files'
+			}
+			unsafe.Slice(in, n)[i] = C.int(fd)
+		}
+		s.inherit, s.ninherit = in, C.int(n)
 	}
 	if p.Setsid {
 		s.setsid = 1

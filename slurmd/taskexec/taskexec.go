@@ -28,8 +28,12 @@ type Proc struct {
 	PidVar string
 	Dir    string // "" stays in the caller's directory
 	Files  [3]uintptr
-	Setsid bool
-	Cred   *Cred
+	// Inherit are further descriptors (3 and above) the task keeps open at their own
+	// numbers, such as the PMI socket it finds in PMI_FD; every other descriptor of the
+	// caller is closed on exec as usual.
+	Inherit []uintptr
+	Setsid  bool
+	Cred    *Cred
 	// Rlimits are soft limits the child sets after it has become Cred's user and wired its
 	// streams, just before exec (Slurm's set_user_limits in exec_task); they apply to the
 	// task and everything it starts, and leave the caller's own limits alone.

@@ -193,3 +193,27 @@ func FuzzPack(f *testing.F) {
 		}
 	})
 }
+
+// An inherited descriptor stays open in the task at its own number, and only that one: a
+// second close-on-exec descriptor of the caller does not reach the task.
+func TestStart_InheritKeepsOnlyTheNamedDescriptor(t *testing.T) {
+	keep, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer keep.Close()
+	other, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	script := `for fd in ` + strconv.Itoa(int(keep.Fd())) + ` ` + strconv.Itoa(int(other.Fd())) +
+		`; do if [ -e /proc/self/fd/$fd ]; then echo open; else echo closed; fi; done`
+	out, ws := run(t, Proc{Path: "/bin/sh", Argv: []string{"sh", "-c", script}, Inherit: []uintptr{keep.Fd()}})
+	if ws.ExitStatus() != 0 || out != "open\nclosed\n" {
+		t.Fatalf("exit %v, output %q; want the inherited descriptor open and the other closed", ws, out)
+	}
+	if _, err := Start(&Proc{Path: "/bin/true", Argv: []string{"true"}, Files: [3]uintptr{0, 1, 2}, Inherit: []uintptr{1}}); err == nil {
+		t.Fatal("Start inherited a standard stream number; want EBADF")
+	}
+}

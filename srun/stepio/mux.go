@@ -27,6 +27,8 @@ type Mux struct {
 	left    int // shares that have neither closed nor failed to join
 	pending int // shares that have not yet said where their stdin goes
 	stdin   []io.WriteCloser
+	// fences are the shares' PMI fence handlers, by node id (Share.OnFence).
+	fences map[uint32]func(pairs []byte)
 }
 
 // NewMux returns the connection for shares node shares of the step whose I/O port is addr.
@@ -81,7 +83,7 @@ func (m *Mux) readyLocked(ws []io.WriteCloser) {
 	m.stdin = append(m.stdin, ws...)
 	m.pending--
 	if m.pending == 0 && m.conn != nil {
-		go copyStdin(m.conn, m.stdin)
+		go m.read(m.stdin)
 	}
 }
 
@@ -123,21 +125,49 @@ func (s *Share) Close() {
 	})
 }
 
-// copyStdin copies srun's Stdin frames to ws until StdinEOF or the end of the connection,
-// then closes them. A writer that fails (its task closed its input) gets no more.
-func copyStdin(conn net.Conn, ws []io.WriteCloser) {
-	r := NewReader(conn)
+// OnFence sets the function that gets the step's PMI pairs when srun completes a fence for
+// this share's node (the data of srun's PMIPut frames since the previous fence, AppendPair's
+// encoding; nil when there were none). It must be set before the share's tasks start.
+func (s *Share) OnFence(fn func(pairs []byte)) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	if s.m.fences == nil {
+		s.m.fences = map[uint32]func([]byte){}
+	}
+	s.m.fences[s.node] = fn
+}
+
+// read takes srun's frames until the end of the connection: Stdin frames are copied to ws
+// until StdinEOF (then ws are closed; a writer that fails, its task having closed its
+// input, gets no more), PMI frames go to the shares' fence handlers.
+func (m *Mux) read(ws []io.WriteCloser) {
+	r := NewReader(m.conn)
 	defer func() {
 		for _, w := range ws {
 			w.Close()
 		}
 	}()
+	var pairs []byte // the current fence's PMIPut data
+	fenced := false  // a PMIFence ended the fence pairs belongs to
 	for {
 		f, err := r.Read()
 		if err != nil {
 			return
 		}
 		switch f.Type {
+		case PMIPut:
+			if fenced {
+				pairs, fenced = nil, false
+			}
+			pairs = append(pairs, f.Data...)
+		case PMIFence:
+			fenced = true
+			m.mu.Lock()
+			fn := m.fences[f.Rank]
+			m.mu.Unlock()
+			if fn != nil {
+				fn(pairs) // each share copies what it keeps; pairs is not changed after
+			}
 		case Stdin:
 			open := ws[:0]
 			for _, w := range ws {
@@ -153,4 +183,9 @@ func copyStdin(conn net.Conn, ws []io.WriteCloser) {
 			ws = nil
 		}
 	}
+}
+
+// WritePairs sends the share's PMI puts to srun (PMIPut frames for its node).
+func (s *Share) WritePairs(data []byte) error {
+	return s.m.w.WritePairs(s.node, data)
 }

@@ -44,6 +44,19 @@ const (
 	// Cancelled says the step was cancelled on node id rank (scancel, the time limit, or
 	// srun's own abort): Slurm's srun then says it waits for the step to end. Data is empty.
 	Cancelled byte = 10
+	// PMIPut carries pairs of the step's PMI key-value space (srun --mpi=pmi2), encoded by
+	// AppendPair: node → srun, the puts of node id rank's tasks since their last fence, sent
+	// before its PMIFence; srun → node, every node's puts of the fence, before the PMIFence
+	// frames that complete it: srun starts each fence's answer on a connection with at least
+	// one PMIPut (empty when no node put anything), so the receiver knows a new fence begins.
+	PMIPut byte = 11
+	// PMIFence: node → srun, every task of node id rank has entered the fence; srun → node,
+	// the fence is complete for node id rank (the PMIPut frames before it hold the pairs).
+	// Data is empty.
+	PMIFence byte = 12
+	// PMIAbort: node → srun, task rank asked PMI to abort the step (MPI_Abort); data is its
+	// exit code (uint32).
+	PMIAbort byte = 13
 )
 
 // MaxData bounds one frame's data, so a peer cannot make the other allocate without limit.
@@ -129,7 +142,7 @@ func (r *Reader) Read() (Frame, error) {
 		return Frame{}, err
 	}
 	f := Frame{Type: h[0], Rank: binary.BigEndian.Uint32(h[1:])}
-	if f.Type < Hello || f.Type > Cancelled {
+	if f.Type < Hello || f.Type > PMIAbort {
 		return Frame{}, fmt.Errorf("%w: unknown type %d", ErrFrame, f.Type)
 	}
 	n := binary.BigEndian.Uint32(h[5:])
