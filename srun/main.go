@@ -22,6 +22,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -175,6 +176,18 @@ type session struct {
 	abortLaunch bool
 }
 
+// stepName is the step's name as Slurm's srun gives it: --job-name from the command line,
+// else the command's base name (a SLURM_JOB_NAME inherited from the job does not name it).
+func stepName(o *options) string {
+	if o.spec != nil && o.spec.NameFromCLI && o.jobName != "" {
+		return o.jobName
+	}
+	if len(o.argv) > 0 {
+		return filepath.Base(o.argv[0])
+	}
+	return o.jobName
+}
+
 // cancelStep cancels the step through the controller, as scancel JOB.STEP does: each node
 // kills its tasks and says the step was cancelled.
 func (s *session) cancelStep(ctx context.Context, step *wire.StepCreateReply) {
@@ -293,7 +306,7 @@ func (s *session) release(ctx context.Context, code int) {
 func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes, Relative: o.spec.Relative,
-		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: o.jobName, NodeList: o.nodelist,
+		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist,
 		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres, // for scontrol show step; --gres checked against the job's
 		Overcommit: o.spec.Overcommit}
 	if s.allocated {

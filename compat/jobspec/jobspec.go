@@ -68,7 +68,10 @@ type JobSpec struct {
 	Verbose int    // count of -v
 	Quiet   bool
 
-	Name           string // --job-name, default the script's base name ("wrap" for --wrap)
+	Name string // --job-name, default the script's base name ("wrap" for --wrap)
+	// NameFromCLI says --job-name came from the command line (or #SBATCH), not from the
+	// environment (SLURM_JOB_NAME, SBATCH_JOB_NAME): srun names its step after it only then.
+	NameFromCLI    bool
 	Partition      string
 	Account        string
 	QOS            string

@@ -62,7 +62,7 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 	case "wckey":
 		js.WCKey = val
 	case "job-name":
-		js.Name = val
+		js.Name, js.NameFromCLI = val, src == fromCLI
 	case "exclude":
 		js.Exclude = val
 	case "nodelist":
