@@ -279,7 +279,7 @@ func acctSelectJob(r *wire.AcctQueryRequest, j *jobRecord, nodeSet map[string]bo
 	if len(r.Users) > 0 && !slices.Contains(r.Users, j.UserID) {
 		return nil, false
 	}
-	if len(r.Names) > 0 && !slices.Contains(r.Names, j.Desc.Name) {
+	if len(r.Names) > 0 && !slices.Contains(r.Names, j.descStr(descName)) {
 		return nil, false
 	}
 	if len(r.Partitions) > 0 && !slices.Contains(r.Partitions, j.Partition) {
@@ -288,7 +288,7 @@ func acctSelectJob(r *wire.AcctQueryRequest, j *jobRecord, nodeSet map[string]bo
 	if nodeSet != nil && !slices.ContainsFunc(j.Nodes, func(n string) bool { return nodeSet[n] }) {
 		return nil, false
 	}
-	if len(r.Accounts) > 0 && !slices.Contains(r.Accounts, j.Desc.Account) {
+	if len(r.Accounts) > 0 && !slices.Contains(r.Accounts, j.descStr(descAccount)) {
 		return nil, false
 	}
 	if len(r.Groups) > 0 && !slices.Contains(r.Groups, j.GroupID) {
@@ -297,7 +297,7 @@ func acctSelectJob(r *wire.AcctQueryRequest, j *jobRecord, nodeSet map[string]bo
 	if len(r.QOS) > 0 && !slices.ContainsFunc(r.QOS, func(q string) bool { return strings.EqualFold(q, jobQOS(j)) }) {
 		return nil, false
 	}
-	if len(r.WCKeys) > 0 && !slices.Contains(r.WCKeys, j.Desc.WCKey) {
+	if len(r.WCKeys) > 0 && !slices.Contains(r.WCKeys, j.descStr(descWCKey)) {
 		return nil, false
 	}
 	if !inRange(j.TimeLimit, r.TimeMin, r.TimeMax) {
@@ -331,8 +331,8 @@ func inRange(v, lo, hi uint32) bool {
 // jobQOS is the QOS accounting shows: the one the job named, else "normal" (the only QOS
 // that exists before associations, as in a fresh Slurm database).
 func jobQOS(j *jobRecord) string {
-	if j.Desc.QOS != "" {
-		return j.Desc.QOS
+	if q := j.descStr(descQOS); q != "" {
+		return q
 	}
 	return "normal"
 }
@@ -411,12 +411,12 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 	st := j.state()
 	aj := wire.AcctJob{
 		JobID: j.JobID, ArrayJobID: j.ArrayJobID, ArrayTaskID: j.ArrayTaskID,
-		Name: j.Desc.Name, UserID: j.UserID, UserName: c.names.user(j.UserID), GroupID: j.GroupID,
-		Account: j.Desc.Account, Partition: j.Partition, State: uint32(st.Base()), Reason: j.Reason,
+		Name: j.descStr(descName), UserID: j.UserID, UserName: c.names.user(j.UserID), GroupID: j.GroupID,
+		Account: j.descStr(descAccount), Partition: j.Partition, State: uint32(st.Base()), Reason: j.Reason,
 		ExitCode: j.ExitCode, Submit: j.SubmitTime, Eligible: j.EligibleTime, Start: j.StartTime,
 		End: j.EndTime, TimeLimit: j.TimeLimit, Priority: j.Priority, NNodes: j.MinNodes,
-		ReqNodes: j.MinNodes, WorkDir: j.Desc.WorkDir, Cluster: c.config().ClusterName,
-		NodeList: "None assigned", QOS: jobQOS(j), WCKey: j.Desc.WCKey, Constraints: j.Desc.Constraint,
+		ReqNodes: j.MinNodes, WorkDir: j.descStr(descWorkDir), Cluster: c.config().ClusterName,
+		NodeList: "None assigned", QOS: jobQOS(j), WCKey: j.descStr(descWCKey), Constraints: j.descStr(descConstraint),
 		Batch: !j.isInteractive(),
 	}
 	switch st.Base() {

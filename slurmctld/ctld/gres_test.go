@@ -184,7 +184,7 @@ func TestJobGresDetail(t *testing.T) {
 		t.Errorf("GRES without File=: JOB_GRES=%q, want none", total)
 	}
 	var info wire.JobInfo
-	c.jobInfoExtra(j, &info)
+	c.jobInfoExtra(j, j.Desc(), &info)
 	if info.GresTotal != "" || info.GresDetail != "" {
 		t.Errorf("GRES without File=: JobInfo GresTotal=%q GresDetail=%q", info.GresTotal, info.GresDetail)
 	}

@@ -25,14 +25,14 @@ func init() { errnoTexts[errnoInvalidArray] = jobspec.ErrInvalidArray }
 
 // setArray parses the job's --array (if any) into its record.
 func (c *Controller) setArray(j *jobRecord) error {
-	if j.Desc.ArraySpec == "" {
+	if j.descStr(descArraySpec) == "" {
 		return nil
 	}
 	max := c.config().MaxArraySize
 	if max == 0 {
 		max = jobspec.DefaultMaxArraySize
 	}
-	spec, err := jobspec.ParseArray(j.Desc.ArraySpec, max)
+	spec, err := jobspec.ParseArray(j.descStr(descArraySpec), max)
 	if err != nil || len(spec.Indices) == 0 {
 		return slurmErr(errnoInvalidArray)
 	}
@@ -155,7 +155,7 @@ func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 func (c *Controller) startChange(j *jobRecord, a allocation, now int64, backfill bool) (change, uint32) {
 	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres,
 		timeLimit: j.deadlineTimeLimit(now), partition: a.partition, backfill: backfill} // job_deadline.go
-	if p := c.t.parts[cmp.Or(a.partition, j.Partition)]; p != nil && j.Desc.TimeLimit == wire.NoVal &&
+	if p := c.t.parts[cmp.Or(a.partition, j.Partition)]; p != nil && uint32(j.descUint(descTimeLimit)) == wire.NoVal &&
 		(a.partition != "" || backfill && p.conf.DefaultTime == wire.NoVal && p.conf.MaxTime == wire.Infinite) {
 		// A job of several partitions given no --time runs with the limit of the one it
 		// starts in, as Slurm's select_nodes sets it then. One that backfill starts without

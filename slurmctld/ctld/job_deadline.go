@@ -38,11 +38,11 @@ func checkDeadline(d *wire.JobDesc, now int64) error {
 // deadlineMissed says whether pending job j can no longer run before its deadline: less
 // than its time-min, or with none its time limit, is left (Slurm's deadline_ok).
 func (j *jobRecord) deadlineMissed(now int64) bool {
-	d := j.Desc.Deadline
+	d := j.descInt(descDeadline)
 	if d == 0 {
 		return false
 	}
-	if tm := j.Desc.TimeMin; tm != 0 && tm != wire.NoVal {
+	if tm := uint32(j.descUint(descTimeMin)); tm != 0 && tm != wire.NoVal {
 		return d < now+int64(tm)*60
 	}
 	if j.TimeLimit != wire.NoVal && j.TimeLimit != wire.Infinite {
@@ -55,10 +55,11 @@ func (j *jobRecord) deadlineMissed(now int64) bool {
 // cut to the whole minutes left before its deadline; 0 leaves it as it is (no deadline, or
 // less than a minute left, where Slurm leaves it too).
 func (j *jobRecord) deadlineTimeLimit(now int64) uint32 {
-	if j.Desc.Deadline == 0 || j.Desc.Deadline <= now {
+	deadline := j.descInt(descDeadline)
+	if deadline == 0 || deadline <= now {
 		return 0
 	}
-	left := uint32(min((j.Desc.Deadline-now)/60, int64(wire.Infinite-1)))
+	left := uint32(min((deadline-now)/60, int64(wire.Infinite-1)))
 	if j.TimeLimit != wire.NoVal && j.TimeLimit != wire.Infinite {
 		return min(j.TimeLimit, left)
 	}

@@ -43,10 +43,11 @@ const (
 // dependency evaluates j's dependency at now: the pending reason it imposes (WaitNoReason
 // when met) and what scontrol prints as Dependency= ("" for (null)).
 func (t *tables) dependency(j *jobRecord, now int64) (states.Reason, string) {
-	if j.Desc.Dependency == "" {
+	dep := j.descStr(descDependency)
+	if dep == "" {
 		return states.WaitNoReason, ""
 	}
-	list, err := jobspec.ParseDependency(j.Desc.Dependency)
+	list, err := jobspec.ParseDependency(dep)
 	if err != nil {
 		return states.WaitNoReason, ""
 	}
@@ -90,8 +91,9 @@ func (t *tables) dependency(j *jobRecord, now int64) (states.Reason, string) {
 // depItem evaluates one condition and names it as scontrol does ("afterok:12_*").
 func (t *tables) depItem(j *jobRecord, d jobspec.Dependency, now int64) (depStatus, string) {
 	if d.Type == "singleton" {
+		name := j.descStr(descName)
 		for _, o := range t.jobs {
-			if o.JobID == j.JobID || o.UserID != j.UserID || o.Desc.Name != j.Desc.Name ||
+			if o.JobID == j.JobID || o.UserID != j.UserID || o.descStr(descName) != name ||
 				o.state().IsFinished() || (o.ArrayJobID != 0 && o.ArrayJobID == j.ArrayJobID) {
 				continue
 			}
@@ -213,7 +215,7 @@ func (t *tables) depItem(j *jobRecord, d jobspec.Dependency, now int64) (depStat
 // killInvalidDep says whether a job whose dependency can never be met is cancelled
 // (--kill-on-invalid-dep=yes).
 func (c *Controller) killInvalidDep(j *jobRecord) bool {
-	switch j.Desc.KillInvalid {
+	switch int32(j.descInt(descKillInvalid)) {
 	case 1:
 		return true
 	case 2:

@@ -58,7 +58,9 @@ func (c *Controller) jobInfoShown(j *jobRecord, now int64) wire.JobInfo {
 // jobInfo converts a record (immutable, so safe to read under the read lock) to what the
 // commands show. Slices are copied so the reply owns them.
 func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
-	d := j.Desc
+	d := descScratch.Get().(*wire.JobDesc)
+	defer descScratch.Put(d) // info keeps its strings, not d
+	j.desc.unpackInto(d)
 	part := d.Partition // a pending job of several partitions lists them all
 	if j.StartTime != 0 && !j.state().IsPending() {
 		part = j.Partition // the one it runs (or ran) in
@@ -143,7 +145,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	if d, ok := c.plug.descs[j.JobID]; ok && info.StateDesc == "" && j.state().IsPending() && j.Reason == uint32(states.SchedulerDescs[d]) {
 		info.StateDesc = d // the scheduler's text for the reason (sched_cycle.go)
 	}
-	c.jobInfoExtra(j, &info) // job_info_show.go
+	c.jobInfoExtra(j, d, &info) // job_info_show.go
 	if j.state().IsPending() && j.EligibleTime > j.SubmitTime {
 		// Slurm shows a deferred job's expected start as its begin time.
 		info.StartTime = j.EligibleTime
@@ -186,11 +188,11 @@ func oversubscribe(j *jobRecord) string {
 	switch {
 	case j.Exclusive:
 		return "NO"
-	case jobspec.Shared(j.Desc.Shared) == jobspec.SharedUser:
+	case jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedUser:
 		return "USER"
-	case jobspec.Shared(j.Desc.Shared) == jobspec.SharedMCS:
+	case jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedMCS:
 		return "MCS"
-	case jobspec.Shared(j.Desc.Shared) == jobspec.SharedOK:
+	case jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedOK:
 		return "YES"
 	}
 	return "OK"

@@ -56,13 +56,13 @@ func (f *jobFilter) keep(j *jobRecord) bool {
 	if f.nodes != nil && !slices.ContainsFunc(j.Nodes, func(n string) bool { return f.nodes[n] }) {
 		return false
 	}
-	if len(f.parts) > 0 && !slices.Contains(f.parts, j.Desc.Partition) && !slices.Contains(f.parts, j.Partition) {
+	if len(f.parts) > 0 && !slices.Contains(f.parts, j.descStr(descPartition)) && !slices.Contains(f.parts, j.Partition) {
 		return false
 	}
 	if len(f.users) > 0 && !slices.Contains(f.users, j.UserID) {
 		return false
 	}
-	if len(f.names) > 0 && !slices.Contains(f.names, j.Desc.Name) {
+	if len(f.names) > 0 && !slices.Contains(f.names, j.descStr(descName)) {
 		return false
 	}
 	return true

@@ -12,14 +12,14 @@ import (
 // The fields of `scontrol show job` beyond what squeue needs: times Slurm derives from the
 // scheduler's view, TRES strings and per-node minimums.
 
-// jobInfoExtra fills the scontrol-only fields of info from j.
-func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
+// jobInfoExtra fills the scontrol-only fields of info from j and its description d.
+func (c *Controller) jobInfoExtra(j *jobRecord, d *wire.JobDesc, info *wire.JobInfo) {
 	s := j.state()
-	info.Features = j.Desc.Constraint
+	info.Features = d.Constraint
 	info.MinCPUsNode = j.minCPUsPerNode()
 	info.SuspendTime = j.SuspendTime
 	info.PreSusTime = j.PreSusTime
-	info.Nice = j.Desc.Nice
+	info.Nice = d.Nice
 	if s.IsPending() && j.Priority == 0 {
 		// A held job is not eligible: Slurm shows EligibleTime=Unknown until its release.
 		info.EligibleTime = 0
@@ -43,8 +43,8 @@ func (c *Controller) jobInfoExtra(j *jobRecord, info *wire.JobInfo) {
 		info.LastSchedEval = j.StartTime
 	}
 	info.TRES = c.jobTRES(j)
-	jobInfoSite(j.Desc, info)
-	jobInfoStored(j.Desc, info)
+	jobInfoSite(d, info)
+	jobInfoStored(d, info)
 	if total, detail := c.jobGresDetail(j); total != "" { // gres.go
 		info.GresTotal, info.GresDetail = total, strings.Join(detail, "|")
 	}

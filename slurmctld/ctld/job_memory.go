@@ -35,16 +35,17 @@ type memRequest struct {
 }
 
 func (j *jobRecord) memRequest() memRequest {
+	d := j.Desc()
 	return memRequest{memPerCPU: j.MemPerCPU, memPerNode: j.shownMemPerNode(), cpusPerTask: j.CPUsPerTask,
-		minCPUs: j.Desc.MinCPUs, numTasks: j.Desc.NumTasks, maxNodes: j.MaxNodes, tasksPerNode: j.TasksPerNod,
+		minCPUs: d.MinCPUs, numTasks: d.NumTasks, maxNodes: j.MaxNodes, tasksPerNode: j.TasksPerNod,
 		exclusive: j.Exclusive}
 }
 
 // setMemRequest installs an adjusted request in j (a record being built or a copy).
 func (j *jobRecord) setMemRequest(r memRequest) {
 	j.MemPerCPU, j.MemPerNode, j.CPUsPerTask = r.memPerCPU, r.memPerNode, r.cpusPerTask
-	if r.minCPUs != j.Desc.MinCPUs {
-		j.editDesc().MinCPUs = r.minCPUs
+	if r.minCPUs != uint32(j.descUint(descMinCPUs)) {
+		j.editDesc(func(d *wire.JobDesc) { d.MinCPUs = r.minCPUs })
 	}
 }
 
@@ -63,7 +64,7 @@ func memSet(v uint64) bool { return v != 0 && v != conf.Infinite64 && v != wire.
 
 // applyMemDefault gives j the default memory of partition p when its user asked for none.
 func applyMemDefault(j *jobRecord, p *conf.Partition, cfg *conf.Config) {
-	if memSet(j.Desc.MemPerCPU) || memSet(j.Desc.MemPerNode) {
+	if d := j.Desc(); memSet(d.MemPerCPU) || memSet(d.MemPerNode) {
 		return
 	}
 	j.MemPerCPU, j.MemPerNode = 0, 0

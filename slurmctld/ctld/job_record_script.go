@@ -35,34 +35,34 @@ type scriptRecord struct {
 	Environment []string `codec:"environment"`
 }
 
-// detachScript moves a new batch job's script and environment out of its record (which
-// owns its description: newJob copied it), to be stored by submitJob beside it, and shares
-// what repeats from job to job: the strings (internDesc) and then the whole description
-// (shareDesc). It returns nil for a job without a script (an interactive allocation keeps
+// detachScript moves a new batch job's script and environment out of its record, to be
+// stored by submitJob beside it, and shares the strings that repeat from job to job
+// (internDesc). It returns nil for a job without a script (an interactive allocation keeps
 // what it has: nothing reads it back).
 func detachScript(j *jobRecord) *scriptRecord {
-	internDesc(j.Desc)
-	if j.Desc.Script == "" {
-		return nil
+	d := j.Desc()
+	internDesc(d)
+	var sc *scriptRecord
+	if d.Script != "" {
+		sc = &scriptRecord{Script: d.Script, Environment: d.Environment}
+		d.Script, d.Environment = "", nil
 	}
-	sc := &scriptRecord{Script: j.Desc.Script, Environment: j.Desc.Environment}
-	j.Desc.Script, j.Desc.Environment = "", nil
-	j.Desc = shareDesc(j.Desc)
+	j.setDesc(d)
 	return sc
 }
 
 // hasScript says whether j is a batch job: its script is in the store (ScriptID), or, for a
 // record saved before scripts moved there (or an accounting row carrying its script), in
 // the record itself.
-func (j *jobRecord) hasScript() bool { return j.ScriptID != 0 || j.Desc.Script != "" }
+func (j *jobRecord) hasScript() bool { return j.ScriptID != 0 || j.descStr(descScript) != "" }
 
 // jobScript reads j's script and environment back. A record that still carries them (saved
 // by an older Orbit, or an accounting row written with AccountingStoreFlags=job_script or
 // job_env) answers from itself: a live batch job's record never does (detachScript). It reads the store, so callers hold no controller lock
 // when they can avoid it (the read never waits behind the writer, but it is I/O).
 func (c *Controller) jobScript(j *jobRecord) (*scriptRecord, error) {
-	if j.Desc.Script != "" || len(j.Desc.Environment) > 0 || j.ScriptID == 0 {
-		return &scriptRecord{Script: j.Desc.Script, Environment: j.Desc.Environment}, nil
+	if d := j.Desc(); d.Script != "" || len(d.Environment) > 0 || j.ScriptID == 0 {
+		return &scriptRecord{Script: d.Script, Environment: d.Environment}, nil
 	}
 	v, ok, err := c.store.Get(kindScript, jobKey(j.ScriptID))
 	if err != nil {
@@ -135,7 +135,7 @@ func (t *tables) countScriptRef(j *jobRecord, delta int) {
 // and environment embedded when AccountingStoreFlags asks sacct to keep them (-B,
 // --env-vars), since the row in the store goes with the job.
 func (c *Controller) acctWithScript(j *jobRecord) *jobRecord {
-	if j.ScriptID == 0 || j.Desc.Script != "" || !c.acctKeepsScripts() {
+	if j.ScriptID == 0 || j.descStr(descScript) != "" || !c.acctKeepsScripts() {
 		return j
 	}
 	sc, err := c.jobScript(j)
@@ -144,14 +144,15 @@ func (c *Controller) acctWithScript(j *jobRecord) *jobRecord {
 		return j
 	}
 	a := j.clone()
-	d := a.editDesc()
 	flags := c.acctStoreFlags()
-	if flags["job_script"] {
-		d.Script = sc.Script
-	}
-	if flags["job_env"] {
-		d.Environment = sc.Environment
-	}
+	a.editDesc(func(d *wire.JobDesc) {
+		if flags["job_script"] {
+			d.Script = sc.Script
+		}
+		if flags["job_env"] {
+			d.Environment = sc.Environment
+		}
+	})
 	return a
 }
 

@@ -47,9 +47,9 @@ func TestScript_OutOfMemoryAndPurged(t *testing.T) {
 	c.mu.RLock()
 	j := c.t.jobs[id]
 	c.mu.RUnlock()
-	if j.Desc.Script != "" || j.Desc.Environment != nil || j.ScriptID != id || j.isInteractive() {
+	if j.Desc().Script != "" || j.Desc().Environment != nil || j.ScriptID != id || j.isInteractive() {
 		t.Fatalf("record in memory: script %q env %q ScriptID %d; want them in the store under %d",
-			j.Desc.Script, j.Desc.Environment, j.ScriptID, id)
+			j.Desc().Script, j.Desc().Environment, j.ScriptID, id)
 	}
 	sc, err := c.jobScript(j)
 	if err != nil || sc.Script != d.Script || len(sc.Environment) != 2 || sc.Environment[0] != "A=1" {
@@ -97,7 +97,7 @@ func TestScript_ArraySharesOneRow(t *testing.T) {
 	recs = append(recs, id)
 	c.mu.RLock()
 	for _, r := range recs {
-		if j := c.t.jobs[r]; j == nil || j.ScriptID != id || j.Desc.Script != "" {
+		if j := c.t.jobs[r]; j == nil || j.ScriptID != id || j.Desc().Script != "" {
 			t.Errorf("record %d: %+v; want the array's script id %d and no script in memory", r, j, id)
 		}
 	}
@@ -138,15 +138,15 @@ func TestScript_ArraySharesOneRow(t *testing.T) {
 // its script in Desc; it is still a batch job and launches with that script.
 func TestScript_OldRecordsKeepTheirScript(t *testing.T) {
 	c, _ := StartTestCluster(t, TestConfig{Nodes: 1})
-	j := &jobRecord{JobID: 7, Desc: &wire.JobDesc{Script: "#!/bin/sh\ntrue\n", Environment: []string{"X=1"}}}
+	j := &jobRecord{JobID: 7, desc: packDesc(&wire.JobDesc{Script: "#!/bin/sh\ntrue\n", Environment: []string{"X=1"}})}
 	if j.isInteractive() {
 		t.Fatal("an old batch record counts as interactive")
 	}
 	sc, err := c.jobScript(j)
-	if err != nil || sc.Script != j.Desc.Script || len(sc.Environment) != 1 {
+	if err != nil || sc.Script != j.Desc().Script || len(sc.Environment) != 1 {
 		t.Fatalf("jobScript = %+v, %v", sc, err)
 	}
-	if (&jobRecord{JobID: 8, Desc: &wire.JobDesc{}}).isInteractive() == false {
+	if (&jobRecord{JobID: 8, desc: packDesc(&wire.JobDesc{})}).isInteractive() == false {
 		t.Fatal("a record without a script is not interactive")
 	}
 }

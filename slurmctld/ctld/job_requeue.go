@@ -25,7 +25,7 @@ type terminated struct {
 
 // requeueAllowed says whether the job may be requeued (--requeue, --no-requeue, JobRequeue).
 func (c *Controller) requeueAllowed(j *jobRecord) bool {
-	return j.Desc.Requeue == 1 || (j.Desc.Requeue < 0 && c.config().JobRequeue != 0)
+	return int32(j.descInt(descRequeue)) == 1 || (int32(j.descInt(descRequeue)) < 0 && c.config().JobRequeue != 0)
 }
 
 // requeueChange is the change that requeues j (under the lock), the nodes to terminate, or

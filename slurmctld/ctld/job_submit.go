@@ -119,17 +119,22 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	}
 	part := t.parts[strings.TrimSpace(names[0])]
 
+	// The record's own description, with the defaults Slurm records in it.
+	own := *d
+	own.Partition = partName
+	if d.Deadline != 0 && d.TimeLimit == wire.NoVal && d.TimeMin == wire.NoVal {
+		own.TimeMin = 1 // Slurm's default, so the scheduler can judge the deadline
+	}
 	j := &jobRecord{
 		UserID:     id.UID,
 		GroupID:    id.GID,
-		Desc:       new(*d), // the record's own copy: detachScript and defaults change it
+		desc:       packDesc(&own),
 		Partition:  part.conf.Name,
 		State:      uint32(states.JobPending),
 		Reason:     uint32(states.WaitNoReason),
 		Priority:   1, // replaced by the handler under the lock
 		SubmitTime: now,
 	}
-	j.Desc.Partition = partName
 
 	j.MinNodes = d.MinNodes
 	if j.MinNodes == wire.NoVal || j.MinNodes == 0 {
@@ -240,9 +245,6 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := checkDeadline(d, now); err != nil { // job_deadline.go
 		return nil, err
 	}
-	if d.Deadline != 0 && d.TimeLimit == wire.NoVal && d.TimeMin == wire.NoVal {
-		j.Desc.TimeMin = 1 // Slurm's default, so the scheduler can judge the deadline
-	}
 	j.EligibleTime = now
 	if d.BeginTime > now {
 		j.EligibleTime = d.BeginTime
@@ -294,10 +296,10 @@ func refusedAtSubmit(j *jobRecord, now int64) {
 // for which the node derives SLURM_TASKS_PER_NODE from the CPUs and sets no SLURM_NTASKS.
 // j.NumTasks, the count the scheduler places, is at least one per node.
 func (j *jobRecord) requestedTasks() uint32 {
-	if n := j.Desc.NumTasks; n != wire.NoVal && n != 0 {
+	if n := uint32(j.descUint(descNumTasks)); n != wire.NoVal && n != 0 {
 		return n
 	}
-	if n := j.Desc.NTasksPerNode; n != wire.NoVal && n != 0 {
+	if n := uint32(j.descUint(descNTasksPerNode)); n != wire.NoVal && n != 0 {
 		return n * j.MinNodes
 	}
 	return 0
@@ -306,7 +308,7 @@ func (j *jobRecord) requestedTasks() uint32 {
 // requestedCPUs is the CPU count a job without an allocation asks for, as Slurm shows it
 // (NumCPUs=, TRES cpu=): its tasks' CPUs, or with -O the min_cpus sbatch sends, one per node.
 func (j *jobRecord) requestedCPUs() uint32 {
-	if j.Desc.Overcommit {
+	if j.descFlag(descOvercommit) {
 		return max(j.MinNodes, 1)
 	}
 	return j.NumTasks * j.CPUsPerTask

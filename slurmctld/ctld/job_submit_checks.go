@@ -100,10 +100,10 @@ func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
 		return e
 	}
 	var exc []string
-	if j.Desc.ExcNodes != "" {
-		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
+	if l := j.descStr(descExcNodes); l != "" {
+		exc, _ = hostlist.Expand(l)
 	}
-	c, _ := selection.ParseConstraint(j.Desc.Constraint) // checked before (checkFeatures)
+	c, _ := selection.ParseConstraint(j.descStr(descConstraint)) // checked before (checkFeatures)
 	limit := p.conf.MaxCPUsPerNode
 	var n uint32
 	for _, name := range p.nodes {

@@ -60,10 +60,10 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 		return errnoJobNotPending
 	}
 	if r.Name != nil {
-		n.editDesc().Name = *r.Name
+		n.editDesc(func(d *wire.JobDesc) { d.Name = *r.Name })
 	}
 	if r.Comment != nil {
-		n.editDesc().Comment = *r.Comment
+		n.editDesc(func(d *wire.JobDesc) { d.Comment = *r.Comment })
 	}
 	if r.TimeLimit != wire.NoVal {
 		increase := n.TimeLimit != wire.Infinite && (r.TimeLimit == wire.Infinite || r.TimeLimit > n.TimeLimit)
@@ -71,7 +71,7 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 			return errnoAccessDenied
 		}
 		n.TimeLimit = r.TimeLimit
-		n.editDesc().TimeLimit = r.TimeLimit
+		n.editDesc(func(d *wire.JobDesc) { d.TimeLimit = r.TimeLimit })
 		if n.StartTime != 0 && !s.IsPending() {
 			n.EndTime = 0
 			if r.TimeLimit != wire.Infinite {
@@ -84,7 +84,8 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 		if p == nil {
 			return errnoInvalidPartitionName
 		}
-		n.Partition, n.editDesc().Partition = p.conf.Name, p.conf.Name
+		n.Partition = p.conf.Name
+		n.editDesc(func(d *wire.JobDesc) { d.Partition = p.conf.Name })
 		c.applyMemLimits(n, p) // the new partition's memory default and limit (job_memory.go)
 	}
 	if r.MinNodes != wire.NoVal {
@@ -103,20 +104,20 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 		n.NumTasks = max(n.NumTasks, n.MinNodes)
 	}
 	if r.BeginTime != 0 {
-		n.editDesc().BeginTime = r.BeginTime
+		n.editDesc(func(d *wire.JobDesc) { d.BeginTime = r.BeginTime })
 		n.EligibleTime = max(r.BeginTime, now)
 	}
 	if r.Dependency != nil {
 		if err := checkDependency(*r.Dependency); err != nil {
 			return errnoDependency
 		}
-		n.editDesc().Dependency = *r.Dependency
+		n.editDesc(func(d *wire.JobDesc) { d.Dependency = *r.Dependency })
 	}
 	if r.NiceSet {
 		if r.Nice < 0 && !priv {
 			return errnoAccessDenied
 		}
-		n.editDesc().Nice = r.Nice
+		n.editDesc(func(d *wire.JobDesc) { d.Nice = r.Nice })
 	}
 	if r.Priority != wire.NoVal {
 		if !priv {

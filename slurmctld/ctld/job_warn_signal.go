@@ -30,7 +30,10 @@ const warnFlagBatch = 1
 // warnDue says whether running job j is due its --signal warning at now: it asked for one
 // without B:, has an end time, has not had it in this run and is within sig_time of its end.
 func warnDue(j *jobRecord, now int64) bool {
-	d := j.Desc
+	if j.descInt(descSignalNumber) <= 0 || !j.state().IsRunning() {
+		return false // most jobs: read without unpacking the description, every second
+	}
+	d := j.Desc()
 	switch {
 	case d.SignalNumber <= 0 || d.SignalFlags&warnFlagBatch != 0:
 		return false
@@ -78,7 +81,7 @@ func (c *Controller) sendWarnSignals() {
 	c.mu.Lock()
 	for _, j := range c.t.jobs {
 		if warnDue(j, now) {
-			due = append(due, warned{j.JobID, j.Desc.SignalNumber, append([]string(nil), j.Nodes...)})
+			due = append(due, warned{j.JobID, int32(j.descInt(descSignalNumber)), append([]string(nil), j.Nodes...)})
 		}
 	}
 	if len(due) == 0 {

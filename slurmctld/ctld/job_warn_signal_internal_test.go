@@ -14,7 +14,7 @@ func TestWarnDue(t *testing.T) {
 	const start, end = 1000, 1060 // -t 1
 	job := func(sig int32, at int32, flags uint16, edit func(*jobRecord)) *jobRecord {
 		j := &jobRecord{JobID: 7, State: uint32(states.JobRunning), TimeLimit: 1, StartTime: start, EndTime: end,
-			Desc: &wire.JobDesc{SignalNumber: sig, SignalTime: at, SignalFlags: flags}}
+			desc: packDesc(&wire.JobDesc{SignalNumber: sig, SignalTime: at, SignalFlags: flags})}
 		if edit != nil {
 			edit(j)
 		}
@@ -53,8 +53,8 @@ func TestWarnDue(t *testing.T) {
 // refuses a job that no longer runs (the tick saw it running under the same lock).
 func TestWarnSent_Plan(t *testing.T) {
 	tb := &tables{jobs: map[uint32]*jobRecord{
-		1: {JobID: 1, State: uint32(states.JobRunning), Restarts: 2, Desc: new(wire.JobDesc)},
-		2: {JobID: 2, State: uint32(states.JobComplete), Desc: new(wire.JobDesc)},
+		1: {JobID: 1, State: uint32(states.JobRunning), Restarts: 2, desc: packDesc(new(wire.JobDesc))},
+		2: {JobID: 2, State: uint32(states.JobComplete), desc: packDesc(new(wire.JobDesc))},
 	}}
 	e, err := warnSent{jobIDs: []uint32{1}}.plan(tb)
 	if err != nil || len(e.jobs) != 1 || e.jobs[0].WarnSentRun != 3 || tb.jobs[1].WarnSentRun != 0 {

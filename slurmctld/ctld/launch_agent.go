@@ -266,7 +266,7 @@ const batchStepID = 0xfffffffb
 
 // launchMsg builds the batch launch message of a running job (under the read lock).
 func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
-	d := j.Desc
+	d := j.Desc()
 	return &wire.LaunchBatchJob{
 		NodeName:     j.batchHost(),
 		JobID:        j.JobID,
@@ -314,16 +314,19 @@ func (c *Controller) doTerminate(t agentTask) {
 		return
 	}
 	var restarts uint32
+	requeued := false
 	c.mu.RLock()
 	if j := c.t.jobs[t.jobID]; j != nil {
 		restarts = j.Restarts
 		if j.state().IsPending() && restarts > 0 {
 			restarts-- // a requeue ends the incarnation before it (job_requeue.go)
+			requeued = true
 		}
 	}
 	c.mu.RUnlock()
 	rep := c.broadcast(wire.MsgTerminateJob, &wire.TerminateJob{
 		JobID: t.jobID, KillWait: uint32(c.config().KillWait), TimedOut: t.timedOut, Restarts: restarts,
+		Requeued: requeued,
 	}, nodes)
 	c.log.Debug("job terminate broadcast", "job", t.jobID, "nodes", len(nodes), "forwards", rep.Forwards, "dials", rep.Dials)
 	var refusedBy []string // nodes that answered no (the job is not running there)

@@ -35,7 +35,7 @@ func (l *nodeLoss) add(j *jobRecord, node string) {
 func (c *Controller) lossChanges(l *nodeLoss, now int64) (chs multi, gone []terminated) {
 	for _, id := range l.order {
 		j, lost := l.jobs[id], l.lost[id]
-		if j.Desc.NoKill && !slices.Contains(lost, j.batchHost()) && len(lost) < len(j.Nodes) {
+		if j.descFlag(descNoKill) && !slices.Contains(lost, j.batchHost()) && len(lost) < len(j.Nodes) {
 			chs = append(chs, exciseNodes{jobID: id, nodes: lost})
 			gone = append(gone, terminated{jobID: id, nodes: lost})
 			c.log.Info("job keeps running without its failed nodes (--no-kill)", "job", id, "nodes", lost)

@@ -143,14 +143,14 @@ func (c *Controller) partLimitReason(j *jobRecord, p *partEntry, now time.Time) 
 // partRequest is what partAccess examines of j's record.
 func (j *jobRecord) partRequest() partRequest {
 	r := partRequest{
-		uid: j.UserID, allocNode: j.Desc.SubmitHost, reservation: j.Desc.Reservation,
+		uid: j.UserID, allocNode: j.descStr(descSubmitHost), reservation: j.descStr(descReservation),
 		minCPUs: j.NumTasks * j.CPUsPerTask, minNodes: j.MinNodes, maxNodes: wire.NoVal,
 		timeLimit: j.TimeLimit,
 	}
 	if j.MaxNodes != 0 {
 		r.maxNodes = j.MaxNodes
 	}
-	if j.Desc.TimeLimit == wire.NoVal && strings.Contains(j.Desc.Partition, ",") {
+	if uint32(j.descUint(descTimeLimit)) == wire.NoVal && strings.Contains(j.descStr(descPartition), ",") {
 		// No --time and several partitions: the limit is the one it runs in (startChange),
 		// as Slurm leaves it unset until then.
 		r.timeLimit = wire.NoVal

@@ -190,7 +190,7 @@ func (c *Controller) basicPriority(j *jobRecord) uint32 {
 		prio = low - 1
 	}
 	rel := prio
-	if off := int64(j.Desc.Nice); off <= 0 || int64(prio) > off+1 {
+	if off := int64(int32(j.descInt(descNice))); off <= 0 || int64(prio) > off+1 {
 		prio = uint32(min(max(int64(prio)-off, 1), math.MaxUint32))
 	}
 	p.basicRel, p.basicLeft, p.basicSet = rel, min(c.t.lowPrio, prio), true

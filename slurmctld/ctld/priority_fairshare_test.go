@@ -92,13 +92,13 @@ func TestFairShare_UsageOrdersUsers(t *testing.T) {
 	c.mu.Lock()
 	c.t.jobs[1] = &jobRecord{JobID: 1, UserID: 1000, Partition: "debug", State: uint32(states.JobRunning), Priority: 1,
 		TimeLimit: 10, MinNodes: 1, NumTasks: 4, CPUsPerTask: 1, SubmitTime: start, EligibleTime: start, StartTime: start,
-		Nodes: []string{"n1"}, CPUsPerNode: []uint32{4}, Desc: &wire.JobDesc{}}
+		Nodes: []string{"n1"}, CPUsPerNode: []uint32{4}, desc: packDesc(&wire.JobDesc{})}
 	c.mu.Unlock()
 	c.recalcPriorities() // the first pass: no usage yet
 	clock.Add(100)
 	pending := func(id, uid uint32) *jobRecord {
 		return &jobRecord{JobID: id, UserID: uid, Partition: "debug", State: uint32(states.JobPending), Priority: 1,
-			TimeLimit: 10, MinNodes: 1, NumTasks: 1, CPUsPerTask: 1, SubmitTime: clock.Load(), EligibleTime: clock.Load(), Desc: &wire.JobDesc{}}
+			TimeLimit: 10, MinNodes: 1, NumTasks: 1, CPUsPerTask: 1, SubmitTime: clock.Load(), EligibleTime: clock.Load(), desc: packDesc(&wire.JobDesc{})}
 	}
 	c.mu.Lock()
 	c.t.jobs[2], c.t.jobs[3] = pending(2, 1000), pending(3, 1001)

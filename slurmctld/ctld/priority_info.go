@@ -56,7 +56,7 @@ func (c *Controller) handlePriorityFactors(_ context.Context, req *wire.Request)
 			continue
 		}
 		pf := wire.PriorityFactors{JobID: id, UserID: j.UserID, Partition: j.Partition,
-			Site: niceOffset, Nice: uint32(int64(niceOffset) + int64(j.Desc.Nice))}
+			Site: niceOffset, Nice: uint32(int64(niceOffset) + int64(int32(j.descInt(descNice))))}
 		f, ok := st.factors[id]
 		if st.direct[id] || !ok || st.computed[id] != j.Priority {
 			// Slurm's direct_prio: the factors are not shown, the priority is. That is an

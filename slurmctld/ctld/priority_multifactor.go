@@ -51,7 +51,7 @@ func (f jobFactors) priority() uint32 {
 // Called with c.mu held.
 func (c *Controller) jobFactorsAt(j *jobRecord, now int64) jobFactors {
 	pc := c.config().Priority
-	f := jobFactors{nice: j.Desc.Nice}
+	f := jobFactors{nice: int32(j.descInt(descNice))}
 	accrue := j.EligibleTime
 	if pc.Flags&conf.PriorityAccrueAlways != 0 {
 		accrue = j.SubmitTime

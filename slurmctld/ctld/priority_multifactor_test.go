@@ -60,9 +60,9 @@ func TestMultifactor_Priority(t *testing.T) {
 		// partition 1/4 (max factor 4) → 1000; total 2333.33, truncated.
 		{"favor large", "", nil, 2333},
 		// nice 100 is subtracted.
-		{"nice", "", func(j *jobRecord) { j.Desc.Nice = 100 }, 2233},
+		{"nice", "", func(j *jobRecord) { j.editDesc(func(d *wire.JobDesc) { d.Nice = 100 }) }, 2233},
 		// negative nice (an operator's) adds.
-		{"negative nice", "", func(j *jobRecord) { j.Desc.Nice = -50 }, 2383},
+		{"negative nice", "", func(j *jobRecord) { j.editDesc(func(d *wire.JobDesc) { d.Nice = -50 }) }, 2383},
 		// age is capped at 1 (eligible two days ago): 1000 + 833.33 + 1000.
 		{"age capped", "", func(j *jobRecord) { j.EligibleTime = now - 2*86400 }, 2833},
 		// not eligible yet: no age.
@@ -80,14 +80,14 @@ func TestMultifactor_Priority(t *testing.T) {
 		// ACCRUE_ALWAYS counts age from submit (one day before): 1000 + 833.33 + 1000.
 		{"accrue always", "PriorityFlags=ACCRUE_ALWAYS\n", func(j *jobRecord) { j.SubmitTime = now - 86400 }, 2833},
 		// everything subtracted: never below 1 (0 means held).
-		{"floor", "", func(j *jobRecord) { j.Desc.Nice = 100000 }, 1},
+		{"floor", "", func(j *jobRecord) { j.editDesc(func(d *wire.JobDesc) { d.Nice = 100000 }) }, 1},
 		// without accounting Slurm ignores PriorityWeightAge: 833.33 + 1000.
 		{"no accounting, no age", "AccountingStorageType=accounting_storage/none\n", nil, 1833},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := prioController(t, tc.extra)
 			j := &jobRecord{JobID: 1, Partition: "debug", State: uint32(states.JobPending), Priority: 1,
-				TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now - 43200, EligibleTime: now - 43200, Desc: &wire.JobDesc{}}
+				TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now - 43200, EligibleTime: now - 43200, desc: packDesc(&wire.JobDesc{})}
 			if tc.setup != nil {
 				tc.setup(j)
 			}
@@ -108,7 +108,7 @@ func TestMultifactor_Recalc(t *testing.T) {
 	now := c.now().Unix()
 	mk := func(id uint32, prio uint32, st states.JobState) *jobRecord {
 		return &jobRecord{JobID: id, Partition: "debug", State: uint32(st), Priority: prio, TimeLimit: 10,
-			MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now, Desc: &wire.JobDesc{}}
+			MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now, desc: packDesc(&wire.JobDesc{})}
 	}
 	c.mu.Lock()
 	for _, j := range []*jobRecord{mk(1, 7, states.JobPending), mk(2, 0, states.JobPending), mk(3, 7, states.JobRunning), mk(4, 7, states.JobPending)} {
@@ -155,7 +155,7 @@ func TestMultifactor_AdminPriorityAfterRestart(t *testing.T) {
 	now := c.now().Unix()
 	mk := func(id uint32, set bool) *jobRecord {
 		return &jobRecord{JobID: id, Partition: "debug", State: uint32(states.JobPending), Priority: 42, PrioritySet: set,
-			TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now, Desc: &wire.JobDesc{}}
+			TimeLimit: 10, MinNodes: 1, NumTasks: 6, CPUsPerTask: 1, SubmitTime: now, EligibleTime: now, desc: packDesc(&wire.JobDesc{})}
 	}
 	c.mu.Lock()
 	c.t.jobs[1], c.t.jobs[2] = mk(1, true), mk(2, false)
@@ -181,7 +181,7 @@ func TestBasic_NiceShiftsOnlyTheJob(t *testing.T) {
 	want := []uint32{x, x - 1 - 100, x - 2, x - 3 + 5, x - 4}
 	for i, nice := range []int32{0, 100, 0, -5, 0} {
 		j := pendingJob(uint32(i + 1))
-		j.Desc.Nice = nice
+		j.editDesc(func(d *wire.JobDesc) { d.Nice = nice })
 		j.Priority = c.submitPriority(j, 0)
 		c.t.installJob(j)
 		if j.Priority != want[i] {

@@ -136,7 +136,7 @@ func (c *Controller) ctldScriptEnv(j *jobRecord, epilog bool) []string {
 	var env []string
 	set := func(k, v string) { env = append(env, k+"="+v) }
 	u := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
-	d := j.Desc
+	d := j.Desc()
 	set("SLURM_JOB_ACCOUNT", d.Account)
 	if epilog {
 		ws := syscall.WaitStatus(j.ExitCode)

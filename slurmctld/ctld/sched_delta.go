@@ -108,7 +108,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 	sj := scheduler.Job{
 		ID:           j.JobID,
 		UserID:       j.UserID,
-		Name:         j.Desc.Name,
+		Name:         j.descStr(descName),
 		Partition:    j.Partition,
 		State:        scheduler.JobRunning,
 		Priority:     j.Priority,
@@ -121,22 +121,22 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		NumTasks:     j.NumTasks,
 		CPUsPerTask:  j.CPUsPerTask,
 		TasksPerNode: j.TasksPerNod,
-		MinCPUs:      j.Desc.MinCPUs,
+		MinCPUs:      uint32(j.descUint(descMinCPUs)),
 		Exclusive:    j.Exclusive,
 		MemPerNode:   j.MemPerNode,
 		MemPerCPU:    j.MemPerCPU,
-		Features:     j.Desc.Constraint,
+		Features:     j.descStr(descConstraint),
 		ArrayJobID:   j.ArrayJobID,
 		Gres:         j.gresReq(),
 	}
 	if j.TimeLimit == wire.Infinite {
 		sj.TimeLimit = scheduler.Infinite
 	}
-	if j.Desc.ReqNodes != "" {
-		sj.ReqNodes, _ = hostlist.Expand(j.Desc.ReqNodes)
+	if l := j.descStr(descReqNodes); l != "" {
+		sj.ReqNodes, _ = hostlist.Expand(l)
 	}
-	if j.Desc.ExcNodes != "" {
-		sj.ExcNodes, _ = hostlist.Expand(j.Desc.ExcNodes)
+	if l := j.descStr(descExcNodes); l != "" {
+		sj.ExcNodes, _ = hostlist.Expand(l)
 	}
 	if pending {
 		sj.State = scheduler.JobPending

@@ -15,11 +15,11 @@ import (
 func TestSentStateDelta(t *testing.T) {
 	pend := func(id uint32, name string) *jobRecord {
 		return &jobRecord{JobID: id, State: uint32(states.JobPending), Partition: "debug", MinNodes: 1,
-			TimeLimit: 10, Desc: descNamed(name)}
+			TimeLimit: 10, desc: packDesc(descNamed(name))}
 	}
 	run := func(id uint32) *jobRecord {
 		return &jobRecord{JobID: id, State: uint32(states.JobRunning), Partition: "debug", MinNodes: 1,
-			TimeLimit: 10, Nodes: []string{"n1"}, CPUsPerNode: []uint32{2}, Desc: descNamed("run")}
+			TimeLimit: 10, Nodes: []string{"n1"}, CPUsPerNode: []uint32{2}, desc: packDesc(descNamed("run"))}
 	}
 	a, b, c, d := pend(1, "a"), pend(2, "b"), run(3), pend(4, "d")
 	prev := sentState{jobs: []sentJob{

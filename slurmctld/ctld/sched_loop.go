@@ -224,11 +224,11 @@ func (c *Controller) partReason(j *jobRecord, p *partEntry, now int64) states.Re
 // jobParts is the partitions pending job j was submitted to when it names several, in the
 // order Slurm tries them (higher PriorityTier first, then as named); nil for one.
 func (t *tables) jobParts(j *jobRecord) []string {
-	if !strings.Contains(j.Desc.Partition, ",") {
+	if !strings.Contains(j.descStr(descPartition), ",") {
 		return nil
 	}
 	var names []string
-	for _, n := range strings.Split(j.Desc.Partition, ",") {
+	for _, n := range strings.Split(j.descStr(descPartition), ",") {
 		if n = strings.TrimSpace(n); n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
 		}

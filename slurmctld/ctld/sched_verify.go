@@ -55,12 +55,13 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 	case part.conf.MaxNodes != wire.Infinite && n > part.conf.MaxNodes:
 		return nil, allocation{}, fmt.Errorf("%d nodes exceed partition %s MaxNodes=%d", n, part.conf.Name, part.conf.MaxNodes)
 	}
+	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
-	if j.Desc.ReqNodes != "" {
-		req, _ = hostlist.Expand(j.Desc.ReqNodes)
+	if l := j.descStr(descReqNodes); l != "" {
+		req, _ = hostlist.Expand(l)
 	}
-	if j.Desc.ExcNodes != "" {
-		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
+	if l := j.descStr(descExcNodes); l != "" {
+		exc, _ = hostlist.Expand(l)
 	}
 	for _, r := range req {
 		if !slices.Contains(s.Nodes, r) {
@@ -92,13 +93,13 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 			return nil, allocation{}, fmt.Errorf("exclusive job given %d of node %s's %d CPUs", cpus, name, node.cpus())
 		case cpus < cpt:
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than one task's %d", cpus, name, cpt)
-		case cpus < j.Desc.MinCPUs:
-			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --mincpus=%d", cpus, name, j.Desc.MinCPUs)
+		case cpus < minCPUs:
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --mincpus=%d", cpus, name, minCPUs)
 		case node.allocCPUs+cpus > node.cpus():
 			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, cpus, node.cpus())
 		case cpus > node.partRoom(part):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed what partition %s's MaxCPUsPerNode=%d leaves (%d)", cpus, name, part.conf.Name, part.conf.MaxCPUsPerNode, node.partRoom(part))
-		case j.TasksPerNod > 0 && !j.Exclusive && cpus > max(j.TasksPerNod*cpt, j.Desc.MinCPUs):
+		case j.TasksPerNod > 0 && !j.Exclusive && cpus > max(j.TasksPerNod*cpt, minCPUs):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed --ntasks-per-node=%d", cpus, name, j.TasksPerNod)
 		}
 		if c.trackMem {
@@ -109,7 +110,7 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint3
 		if len(j.Gres) > 0 {
 			tk, ok := node.assignGres(j)
 			if !ok {
-				return nil, allocation{}, fmt.Errorf("node %s GRES over-allocated: %s in use, job needs %s", name, gresUsedString(node.gres), j.Desc.Gres)
+				return nil, allocation{}, fmt.Errorf("node %s GRES over-allocated: %s in use, job needs %s", name, gresUsedString(node.gres), j.descStr(descGres))
 			}
 			a.gres = append(a.gres, tk)
 		}

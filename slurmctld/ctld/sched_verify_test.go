@@ -47,7 +47,7 @@ func verifyController(t *testing.T) *Controller {
 
 func pendingJob(id uint32) *jobRecord {
 	return &jobRecord{JobID: id, Partition: "debug", State: uint32(states.JobPending), Priority: 100,
-		TimeLimit: wire.Infinite, MinNodes: 1, NumTasks: 2, CPUsPerTask: 1, Desc: &wire.JobDesc{}}
+		TimeLimit: wire.Infinite, MinNodes: 1, NumTasks: 2, CPUsPerTask: 1, desc: packDesc(&wire.JobDesc{})}
 }
 
 func TestVerifyStart_RefusesWhatDoesNotHold(t *testing.T) {
@@ -73,9 +73,9 @@ func TestVerifyStart_RefusesWhatDoesNotHold(t *testing.T) {
 		{"node twice", nil, scheduler.Start{Nodes: []string{"n1", "n1"}, CPUs: []uint32{1, 1}}, "named twice"},
 		{"node drained", func(c *Controller, _ *jobRecord) { c.t.nodes["n2"].rec.State |= uint32(states.NodeDrain) },
 			scheduler.Start{Nodes: []string{"n2"}, CPUs: []uint32{2}}, "node n2 is"},
-		{"nodelist ignored", func(_ *Controller, j *jobRecord) { j.Desc.ReqNodes = "n2" },
+		{"nodelist ignored", func(_ *Controller, j *jobRecord) { j.editDesc(func(d *wire.JobDesc) { d.ReqNodes = "n2" }) },
 			scheduler.Start{Nodes: []string{"n1"}, CPUs: []uint32{2}}, "requested node n2"},
-		{"exclude ignored", func(_ *Controller, j *jobRecord) { j.Desc.ExcNodes = "n1" },
+		{"exclude ignored", func(_ *Controller, j *jobRecord) { j.editDesc(func(d *wire.JobDesc) { d.ExcNodes = "n1" }) },
 			scheduler.Start{Nodes: []string{"n1"}, CPUs: []uint32{2}}, "excluded"},
 		{"exclusive partial", func(_ *Controller, j *jobRecord) { j.Exclusive = true },
 			scheduler.Start{Nodes: []string{"n1"}, CPUs: []uint32{2}}, "exclusive job given 2"},

@@ -41,12 +41,13 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 // configuration order; tasks fill each node before the next (block distribution), every node
 // gets at least one task, --ntasks-per-node caps a node, --exclusive takes whole idle nodes.
 func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
+	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
-	if j.Desc.ReqNodes != "" {
-		req, _ = hostlist.Expand(j.Desc.ReqNodes)
+	if l := j.descStr(descReqNodes); l != "" {
+		req, _ = hostlist.Expand(l)
 	}
-	if j.Desc.ExcNodes != "" {
-		exc, _ = hostlist.Expand(j.Desc.ExcNodes)
+	if l := j.descStr(descExcNodes); l != "" {
+		exc, _ = hostlist.Expand(l)
 	}
 	cpt := j.CPUsPerTask
 	type cand struct {
@@ -71,7 +72,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 			free = n.cpus()
 		}
 		free = min(free, n.partRoom(p)) // MaxCPUsPerNode
-		if free < j.Desc.MinCPUs {
+		if free < minCPUs {
 			return 0, false // --mincpus
 		}
 		c := free / cpt
@@ -139,7 +140,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	a := allocation{}
 	for i, c := range chosen {
 		a.nodes = append(a.nodes, c.name)
-		cpus := max(tasks[i]*cpt, j.Desc.MinCPUs)
+		cpus := max(tasks[i]*cpt, minCPUs)
 		if j.Exclusive {
 			cpus = t.nodes[c.name].cpus()
 		}

@@ -204,7 +204,7 @@ func (n *simNodes) report(s *Sim, job uint32, m *wire.BatchJobComplete) error {
 // simJob copies a job record for Jobs.
 func simJob(j *jobRecord) SimJob {
 	return SimJob{
-		JobID: j.JobID, UserID: j.UserID, Name: j.Desc.Name,
+		JobID: j.JobID, UserID: j.UserID, Name: j.descStr(descName),
 		State: j.state().Base().String(), Reason: states.Reason(j.Reason).String(),
 		Partition: j.Partition, Priority: j.Priority, TimeLimit: j.TimeLimit,
 		MinNodes: j.MinNodes, NumTasks: j.NumTasks,

@@ -41,9 +41,9 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 	}
 	b := new(store.Batch)
 	for _, j := range e.jobs {
-		v, err := wire.Marshal(j)
+		v, err := j.encode()
 		if err != nil {
-			return nil, fmt.Errorf("encode job %d: %w", j.JobID, err)
+			return nil, err
 		}
 		b.Put(kindJob, jobKey(j.JobID), v)
 	}
@@ -55,9 +55,9 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		if j == nil {
 			continue
 		}
-		v, err := wire.Marshal(c.acctWithScript(j))
+		v, err := c.acctWithScript(j).encode()
 		if err != nil {
-			return nil, fmt.Errorf("encode job %d: %w", id, err)
+			return nil, err
 		}
 		b.AppendAccountingUID(kindJob, jobKey(id), j.EndTime, j.UserID, v) // sacct -u selects on it (acct_query.go)
 		b.Delete(kindJob, jobKey(id))

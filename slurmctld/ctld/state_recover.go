@@ -1,7 +1,9 @@
 package ctld
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/orbit-hpc/orbit/internal/store"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -31,7 +33,7 @@ func (c *Controller) recover() error {
 			return fmt.Errorf("job record %s in %s: %w", key, c.store.Path(), err)
 		}
 		if j.ScriptID != 0 {
-			j.Desc = shareDesc(j.Desc) // as at submit (job_record_desc.go)
+			j.editDesc(internDesc) // as at submit (job_record_script.go)
 		}
 		t.installJob(j)
 		return nil
@@ -86,18 +88,18 @@ func (c *Controller) clearState() error {
 
 // jobsOnNode returns the jobs holding node, in id order.
 func (t *tables) jobsOnNode(node string) []*jobRecord {
+	// Every registration and health check asks, for a node that usually holds nothing: its
+	// count (hold, release) answers without a pass over the queue, and a pass collects the
+	// few jobs holding it before sorting them, not the whole queue's ids.
+	if n := t.nodes[node]; n != nil && n.jobs == 0 {
+		return nil
+	}
 	var out []*jobRecord
-	for _, id := range t.sortedJobIDs() {
-		j := t.jobs[id]
-		if !j.holdsNodes() {
-			continue
-		}
-		for _, n := range j.Nodes {
-			if n == node {
-				out = append(out, j)
-				break
-			}
+	for _, j := range t.jobs {
+		if j.holdsNodes() && slices.Contains(j.Nodes, node) {
+			out = append(out, j)
 		}
 	}
+	slices.SortFunc(out, func(a, b *jobRecord) int { return cmp.Compare(a.JobID, b.JobID) })
 	return out
 }

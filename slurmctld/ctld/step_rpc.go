@@ -52,7 +52,7 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	if refusal != nil {
 		refusedAtSubmit(j, now) // job_submit.go
 	}
-	j.Desc.Script = ""
+	j.editDesc(func(d *wire.JobDesc) { d.Script = "" })
 	c.mu.Lock()
 	j.JobID = c.t.nextJobID
 	if j.Priority != 0 {
@@ -89,7 +89,7 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	if cur := c.t.jobs[j.JobID]; cur != nil && cur.state().IsRunning() {
 		// A job with a deadline is never started by the allocate RPC itself (Slurm's
 		// job_allocate leaves it to the scheduler).
-		rep.Started = c.t.topPriority(cur, c.now().Unix()) && cur.Desc.Deadline == 0
+		rep.Started = c.t.topPriority(cur, c.now().Unix()) && cur.descInt(descDeadline) == 0
 	} else if cur != nil {
 		switch states.Reason(cur.Reason) {
 		case states.WaitPartNodeLimit, states.WaitPartTimeLimit, states.WaitPartConfig:
@@ -130,7 +130,7 @@ func (c *Controller) handleJobAllocInfo(_ context.Context, req *wire.Request) (a
 		return nil, err
 	}
 	return &wire.JobAllocInfo{
-		JobID: j.JobID, State: j.State, Reason: j.Reason, Name: j.Desc.Name, Partition: j.Partition,
+		JobID: j.JobID, State: j.State, Reason: j.Reason, Name: j.descStr(descName), Partition: j.Partition,
 		UserName: c.names.user(j.UserID), NodeList: hostlist.Compress(j.Nodes),
 		Nodes: append([]string(nil), j.Nodes...), CPUsPerNode: append([]uint32(nil), j.CPUsPerNode...),
 		NumTasks: j.NumTasks, CPUsPerTask: j.CPUsPerTask, ClusterName: c.config().ClusterName,
@@ -231,7 +231,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	rep := &wire.StepCreateReply{
 		JobID: j.JobID, StepID: stepID, NodeList: hostlist.Compress(a.nodes), Nodes: a.nodes,
 		Tasks: a.tasks, CPUsOnNode: a.cpus, CPUsPerTask: cpt,
-		KillWait: uint32(c.config().KillWait), TimeLimit: j.TimeLimit, JobName: j.Desc.Name,
+		KillWait: uint32(c.config().KillWait), TimeLimit: j.TimeLimit, JobName: j.descStr(descName),
 		Partition: j.Partition, JobNodeList: hostlist.Compress(j.Nodes),
 		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.config().ClusterName,
 		UserName: c.names.user(j.UserID), GPUs: gpus,

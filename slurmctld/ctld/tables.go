@@ -22,18 +22,25 @@ const (
 // "job"). Installed records are immutable: a change builds a new record (copy, then set), so a
 // reader holding one under the read lock never sees it move.
 type jobRecord struct {
+	// Fields are ordered to pack the struct without padding (a record per queued job; the
+	// store's encoding orders keys by name, not by declaration).
 	JobID   uint32 `codec:"job_id"`
 	UserID  uint32 `codec:"user_id"`
 	GroupID uint32 `codec:"group_id"`
-	// Desc is the request as submitted. It is never nil and, like the record, never modified
-	// once installed: clones and array tasks share it, and so do jobs submitted with the same
-	// description (shareDesc, job_record_script.go), since it is most of a pending job's
-	// bytes. A change to it goes through editDesc. It is stored as the value it points to.
-	Desc      *wire.JobDesc `codec:"desc"`
-	Partition string        `codec:"partition"`
-	State     uint32        `codec:"state"`  // states.JobState
-	Reason    uint32        `codec:"reason"` // states.Reason; pending reasons are refreshed in memory
-	Priority  uint32        `codec:"priority"`
+	// ScriptID names the store row holding a batch job's script and environment
+	// (job_record_script.go): the job's own id, or its array's id for every task of an array.
+	// 0 for an interactive allocation, and for records saved before scripts left memory
+	// (their Desc still carries the script).
+	ScriptID uint32 `codec:"script_id"`
+	// desc is the request as submitted, packed (job_record_desc.go): Desc unpacks it, and a
+	// change goes through setDesc or editDesc. Like the record, it is never modified once
+	// installed: clones and array tasks share it. The store keeps it as the "desc" key
+	// (storedJob).
+	desc      packedDesc
+	Partition string `codec:"partition"`
+	State     uint32 `codec:"state"`  // states.JobState
+	Reason    uint32 `codec:"reason"` // states.Reason; pending reasons are refreshed in memory
+	Priority  uint32 `codec:"priority"`
 	// Resolved request: defaults applied at submit.
 	TimeLimit   uint32 `codec:"time_limit"` // minutes, wire.Infinite = none
 	MinNodes    uint32 `codec:"min_nodes"`
@@ -42,8 +49,6 @@ type jobRecord struct {
 	CPUsPerTask uint32 `codec:"cpus_per_task"`
 	TasksPerNod uint32 `codec:"ntasks_per_node"` // 0 = not given
 	Exclusive   bool   `codec:"exclusive"`
-	MemPerNode  uint64 `codec:"mem_per_node"` // MiB requested per node, 0 = none
-	MemPerCPU   uint64 `codec:"mem_per_cpu"`  // MiB requested per CPU, 0 = none
 	// MemWholeNode: the job asked for no memory, none applied by default, and memory is a
 	// consumable resource, so it needs a whole node's memory (Slurm's select plugin gives it
 	// all of a node with none allocated); MemPerNode then holds the smallest RealMemory of
@@ -51,6 +56,12 @@ type jobRecord struct {
 	MemWholeNode bool `codec:"mem_whole_node"`
 	// Backfilled: the backfill pass started the job's current run (Scheduler=Backfill).
 	Backfilled bool `codec:"backfilled"`
+	AdminHold  bool `codec:"admin_hold"` // held by an operator (JobHeldAdmin) (job_update.go)
+	// PrioritySet says an administrator set Priority (scontrol update Priority=): recomputation
+	// leaves it alone, across restarts too (Slurm's direct_set_prio, saved with the job).
+	PrioritySet bool   `codec:"priority_set"`
+	MemPerNode  uint64 `codec:"mem_per_node"` // MiB requested per node, 0 = none
+	MemPerCPU   uint64 `codec:"mem_per_cpu"`  // MiB requested per CPU, 0 = none
 	// Times, Unix seconds.
 	SubmitTime   int64 `codec:"submit_time"`
 	EligibleTime int64 `codec:"eligible_time"`
@@ -68,25 +79,16 @@ type jobRecord struct {
 	WarnSentRun uint32 `codec:"warn_sent_run"`
 	// Arrays (job_array.go): the array's own record carries the indices not yet started;
 	// each task that starts is split off with its own job id.
+	ArrayThrottle uint32   `codec:"array_throttle"` // %N: most tasks running at once, 0 = no limit
 	ArrayJobID    uint32   `codec:"array_job_id"`   // 0 = not part of an array
 	ArrayTaskID   uint32   `codec:"array_task_id"`  // the task's index; unused while ArrayPending is set
 	ArrayPending  []uint32 `codec:"array_pending"`  // indices not yet started, ascending
-	ArrayThrottle uint32   `codec:"array_throttle"` // %N: most tasks running at once, 0 = no limit
 	ArrayEnv      []uint32 `codec:"array_env"`      // SLURM_ARRAY_TASK_COUNT, MIN, MAX, STEP
-	AdminHold     bool     `codec:"admin_hold"`     // held by an operator (JobHeldAdmin) (job_update.go)
-	// PrioritySet says an administrator set Priority (scontrol update Priority=): recomputation
-	// leaves it alone, across restarts too (Slurm's direct_set_prio, saved with the job).
-	PrioritySet bool   `codec:"priority_set"`
-	StateDesc   string `codec:"state_desc"` // shown instead of the reason while held (node_drain.go)
+	StateDesc     string   `codec:"state_desc"`     // shown instead of the reason while held (node_drain.go)
 	// Suspension (job_suspend.go): when the job was last suspended or resumed, and the
 	// seconds it ran before its current suspension.
 	SuspendTime int64 `codec:"suspend_time"`
 	PreSusTime  int64 `codec:"pre_sus_time"`
-	// ScriptID names the store row holding a batch job's script and environment
-	// (job_record_script.go): the job's own id, or its array's id for every task of an array.
-	// 0 for an interactive allocation, and for records saved before scripts left memory
-	// (their Desc still carries the script).
-	ScriptID uint32 `codec:"script_id"`
 	// Gres is the job's --gres per node, parsed at submit (gres.go); GresAlloc, while it
 	// holds nodes, the devices it holds on Nodes[i].
 	Gres      []jobspec.GresReq `codec:"gres"`
@@ -103,29 +105,29 @@ func (j *jobRecord) holdsNodes() bool {
 }
 
 // clone returns a copy that a change may modify before installing it. The copy shares
-// the description: a change to that goes through editDesc.
+// the packed description: a change to that goes through setDesc or editDesc.
 func (j *jobRecord) clone() *jobRecord {
 	c := *j
 	return &c
 }
 
-// editDesc gives j (a record not yet installed) a description of its own and returns it
-// for changing: the one it had may be shared with other records.
-func (j *jobRecord) editDesc() *wire.JobDesc {
-	d := *j.Desc
-	j.Desc = &d
-	return j.Desc
+// storedJob is a job record as the store keeps it (wire.Marshal under kind "job"): the
+// record's fields, and its description whole under "desc".
+type storedJob struct {
+	jobRecord
+	Desc *wire.JobDesc `codec:"desc"`
 }
 
 // decodeJob decodes a stored job record. A record without a description (damaged, or
-// written by hand) gets an empty one: readers rely on Desc never being nil.
+// written by hand) gets an empty one.
 func decodeJob(v []byte) (*jobRecord, error) {
-	j := new(jobRecord)
-	if err := wire.Unmarshal(v, j); err != nil {
+	s := new(storedJob)
+	if err := wire.Unmarshal(v, s); err != nil {
 		return nil, err
 	}
-	if j.Desc == nil {
-		j.Desc = new(wire.JobDesc)
+	j := &s.jobRecord
+	if s.Desc != nil {
+		j.desc = packDesc(s.Desc)
 	}
 	return j, nil
 }
@@ -150,11 +152,11 @@ func (j *jobRecord) batchHost() string {
 // one task's CPUs as submitted times --ntasks-per-node, at least --mincpus. (A memory limit
 // that raises cpus-per-task later raises --mincpus itself where Slurm does: job_memory.go.)
 func (j *jobRecord) minCPUsPerNode() uint32 {
-	cpt := j.Desc.CPUsPerTask
+	cpt := uint32(j.descUint(descCPUsPerTask))
 	if cpt == wire.NoVal || cpt == 0 {
 		cpt = 1
 	}
-	return max(cpt*max(j.TasksPerNod, 1), j.Desc.MinCPUs, 1)
+	return max(cpt*max(j.TasksPerNod, 1), uint32(j.descUint(descMinCPUs)), 1)
 }
 
 func jobKey(id uint32) string { return fmt.Sprintf("%010d", id) }
