@@ -79,6 +79,9 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 	var level slog.LevelVar
 	level.Set(logLevel(cfg.SlurmctldDebug, opts.verbose))
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(out...), &slog.HandlerOptions{Level: &level}))
+	gcCtx, stopGC := context.WithCancel(context.Background())
+	defer stopGC()
+	followLiveHeap(gcCtx, log) // memory_limit.go
 
 	l, err := net.Listen("tcp", ctld.ListenAddr(cfg))
 	if err != nil {
