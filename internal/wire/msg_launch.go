@@ -71,6 +71,8 @@ type TerminateJob struct {
 	KillWait uint32 `codec:"kill_wait"`
 	// TimedOut says the controller ends the job at its time limit (state TIMEOUT).
 	TimedOut bool `codec:"timed_out"`
+	// Requeued says the controller ends this run of the job because it requeued it.
+	Requeued bool `codec:"requeued,omitempty"`
 	// Restarts is the requeue count of the incarnation being ended (see LaunchBatchJob).
 	Restarts uint32 `codec:"restarts"`
 }

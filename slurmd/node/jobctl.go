@@ -88,7 +88,7 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 		return nil, errInvalidNode(m.NodeName)
 	}
 	d.epilogAfterEnd(m.NodeName, m.JobID, m.Restarts, m.KillWait) // epilog.go
-	if d.terminate(m.NodeName, m.JobID, m.TimedOut) {
+	if d.terminate(m.NodeName, m.JobID, m.TimedOut, m.Requeued) {
 		return nil, nil
 	}
 	d.mu.Lock()
@@ -103,12 +103,15 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 }
 
 // terminate asks each live slurmstepd of the job on node to end its step; false when none
-// runs. The request is a signal (stepdlaunch.SigCancel or SigTimeout), so it works on steps
-// started by an earlier slurmd too.
-func (d *Daemon) terminate(node string, job uint32, timedOut bool) bool {
+// runs. The request is a signal (stepdlaunch.SigCancel, SigTimeout or SigRequeue), so it
+// works on steps started by an earlier slurmd too.
+func (d *Daemon) terminate(node string, job uint32, timedOut, requeued bool) bool {
 	sig := stepdlaunch.SigCancel
-	if timedOut {
+	switch {
+	case timedOut:
 		sig = stepdlaunch.SigTimeout
+	case requeued:
+		sig = stepdlaunch.SigRequeue
 	}
 	steps := liveSteps(d.nodes[node], job)
 	for _, st := range steps {

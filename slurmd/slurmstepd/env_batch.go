@@ -121,6 +121,11 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 		// in Slurm (a later scontrol update Name= does not change it).
 		e.set("SLURM_JOB_NAME", m.JobName)
 	}
+	if m.Restarts > 0 {
+		// A requeued job's later runs learn how often it restarted (setup_env); the first
+		// run has no such variable.
+		e.set("SLURM_RESTART_COUNT", u32(m.Restarts))
+	}
 	e.set("SLURM_NODEID", "0")
 	e.set("SLURM_PROCID", "0")
 	e.set("SLURM_LOCALID", "0")

@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/filepattern"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -69,7 +70,7 @@ func run(args []string) int {
 	// Signals are caught before the step starts, so slurmd can cancel it as soon as it has
 	// the state file (written by stepd.Start).
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, syscall.SIGINT, syscall.SIGHUP)
 	signal.Ignore(syscall.SIGPIPE)
 
 	spec, err := batchSpec(b)
@@ -108,17 +109,26 @@ func run(args []string) int {
 	}
 	log.Info("batch script started", "job", b.Msg.JobID, "node", b.NodeName, "pid", step.Pids())
 
-	timedOut := false
+	timedOut, said := false, false
+	// A terminate repeated (a time limit after a cancel) writes no second CANCELLED line.
+	jobCancelled := func(sig os.Signal) {
+		if !said {
+			said = true
+			step.Log(cancelledLine(b, sig))
+		}
+	}
 	for waiting := true; waiting; {
 		select {
 		case s := <-sigs:
 			switch s {
-			case stepdlaunch.SigCancel:
-				log.Info("cancelling", "job", b.Msg.JobID)
+			case stepdlaunch.SigCancel, stepdlaunch.SigRequeue:
+				log.Info("cancelling", "job", b.Msg.JobID, "requeued", s == stepdlaunch.SigRequeue)
+				jobCancelled(s)
 				step.Kill()
 			case stepdlaunch.SigTimeout:
 				log.Info("time limit reached, killing", "job", b.Msg.JobID)
 				timedOut = true
+				jobCancelled(s)
 				step.Kill()
 			}
 			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
@@ -141,6 +151,25 @@ func run(args []string) int {
 	}
 	log.Info("batch script ended", "job", b.Msg.JobID, "state", state, "exit", step.ExitStatus().String())
 	return finish(b, c, step, log)
+}
+
+// cancelledLine is slurmstepd's "*** JOB <id> ON <node> CANCELLED AT <time> ***" line
+// (with Slurm's "DUE TO TIME LIMIT" or "DUE TO JOB REQUEUE"), which Slurm's slurmstepd
+// writes into the batch script's error file when the job is ended under it.
+func cancelledLine(b *stepdlaunch.Batch, sig os.Signal) string {
+	return fmt.Sprintf("slurmstepd-%s: error: *** JOB %d ON %s CANCELLED AT %s%s ***\n", b.NodeName, b.Msg.JobID,
+		b.NodeName, time.Now().Format("2006-01-02T15:04:05"), cancelReason(sig))
+}
+
+// cancelReason is the end of slurmstepd's CANCELLED line for the stepd signal sig.
+func cancelReason(sig os.Signal) string {
+	switch sig {
+	case stepdlaunch.SigTimeout:
+		return " DUE TO TIME LIMIT"
+	case stepdlaunch.SigRequeue:
+		return " DUE TO JOB REQUEUE"
+	}
+	return ""
 }
 
 // finish reports the end of the batch step to the controller and removes what the step left

@@ -45,7 +45,9 @@ func startPMI(l *stepdlaunch.Step, out *stepio.Share, spec *stepd.StepSpec, log 
 			log.Info("PMI abort", "job", m.JobID, "step", m.StepID, "rank", rank, "code", code, "msg", msg)
 			out.Write(stepio.PMIAbort, rank, binary.BigEndian.AppendUint32(nil, uint32(code)))
 		},
-		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "job", m.JobID, "step", m.StepID) },
+		Logf: func(format string, args ...any) {
+			log.Warn(fmt.Sprintf(format, args...), "job", m.JobID, "step", m.StepID)
+		},
 	})
 	out.OnFence(p.answer)
 	for i := range spec.Tasks {

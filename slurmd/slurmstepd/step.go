@@ -57,7 +57,7 @@ func runStep(path string) int {
 	os.Remove(path)
 	log := logger(l.LogFile, l.Debug)
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP)
 	signal.Ignore(syscall.SIGPIPE)
 
 	shares := l.Shares()
@@ -127,10 +127,10 @@ func runStep(path string) int {
 		select {
 		case s := <-sigs:
 			switch s {
-			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigAbort:
+			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigAbort:
 				log.Info("killing step", "job", l.Msg.JobID, "step", l.Msg.StepID, "nodes", len(live), "signal", s)
 				for _, r := range live {
-					r.cancel(s == stepdlaunch.SigTimeout, s == stepdlaunch.SigAbort)
+					r.cancel(cancelReason(s), s == stepdlaunch.SigAbort)
 				}
 			}
 			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
@@ -199,15 +199,15 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg, pmi: pmiSrv}, nil
 }
 
-// cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line: its
-// tasks get KillWait's grace unless now is set.
-func (r *nodeRun) cancel(timeout, now bool) {
+// cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line (why
+// ends it: cancelReason): its tasks get KillWait's grace unless now is set.
+func (r *nodeRun) cancel(why string, now bool) {
 	select {
 	case <-r.step.Done():
 		return // this node's tasks are done already
 	default:
 	}
-	r.cancelOnce.Do(func() { cancelled(r.l, r.sink, r.spec, timeout) })
+	r.cancelOnce.Do(func() { cancelled(r.l, r.sink, r.spec, why) })
 	if now {
 		r.step.Abort()
 		return
@@ -228,13 +228,9 @@ func (r *nodeRun) finish(log *slog.Logger) {
 
 // cancelled writes slurmstepd's "*** STEP ... CANCELLED AT ... ***" line where the node's
 // first task's stderr goes when that is srun, as Slurm's slurmstepd logs it there.
-func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, timeout bool) {
+func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, why string) {
 	if len(spec.Tasks) == 0 || spec.Tasks[0].Stderr.Writer == nil {
 		return
-	}
-	why := ""
-	if timeout {
-		why = " DUE TO TIME LIMIT"
 	}
 	msg := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s%s ***\n", l.NodeName,
 		l.Msg.JobID, l.Msg.StepID, l.NodeName, time.Now().Format("2006-01-02T15:04:05"), why)

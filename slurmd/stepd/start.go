@@ -82,7 +82,7 @@ func Start(spec StepSpec) (*Step, error) {
 		s.removeScript()
 		return nil, &IOSetupError{Err: err}
 	}
-	if spec.PostTerm != nil && len(files) > 0 {
+	if len(files) > 0 {
 		s.keepLog(files[0])
 	}
 	reg.Lock()
@@ -480,7 +480,7 @@ func (s *Step) startCopies(t *task, st *stdio) {
 	}
 }
 
-// keepLog keeps where the first task's stderr goes, for the messages of StepSpec.PostTerm:
+// keepLog keeps where the first task's stderr goes, for the messages of StepSpec.PostTerm and Log:
 // the stream's writer, or a duplicate of the file (the task's own copy is closed after the
 // fork).
 func (s *Step) keepLog(st *stdio) {

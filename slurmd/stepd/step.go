@@ -314,6 +314,16 @@ func (s *Step) finishIO() {
 	}
 }
 
+// Log writes a supervisor's message where the step's first task's stderr goes (the batch
+// script's error file, or srun), as slurmstepd's own error lines reach the user there.
+func (s *Step) Log(msg string) {
+	s.postMu.Lock()
+	defer s.postMu.Unlock()
+	if s.logOut != nil {
+		io.WriteString(s.logOut, msg)
+	}
+}
+
 // postTerm runs StepSpec.PostTerm for a task that ended and returns the task's exit as it
 // then stands.
 func (s *Step) postTerm(t *task) TaskExit {

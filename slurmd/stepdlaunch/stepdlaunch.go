@@ -32,6 +32,10 @@ const (
 	// SigAbort asks a step's stepd to kill its tasks with SIGKILL at once, cancelled (srun
 	// forcing the end of its step).
 	SigAbort = syscall.SIGUSR1
+	// SigRequeue is SigCancel for a job the controller requeued: the stepd says so in its
+	// CANCELLED line ("DUE TO JOB REQUEUE"). A real-time signal (SIGRTMIN+6): the standard
+	// ones are taken, and glibc reserves the first two real-time ones.
+	SigRequeue = syscall.Signal(40)
 )
 
 // FileName is the launch file's name in the job's spool directory (<spool>/job%05u).

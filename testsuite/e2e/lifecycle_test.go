@@ -176,6 +176,11 @@ func TestScancel_RunningJob(t *testing.T) {
 		if j.ExitCode != 15 {
 			t.Errorf("ExitCode = %d:%d, want 0:15", j.ExitCode>>8, j.ExitCode&0xff)
 		}
+		// slurmstepd says so in the job's output, as Slurm's does.
+		b, _ := os.ReadFile(out)
+		if want := cancelledLine(id, ""); !want.Match(b) {
+			t.Errorf("%s:\n%s\nwant a line matching %s", out, b, want)
+		}
 		// A job that no longer exists is reported only with -v, and scancel still exits 0.
 		if o, e, code := c.Run(t, "scancel", "99999"); code != 0 || o != "" || e != "" {
 			t.Errorf("scancel 99999 = %q, %q, exit %d", o, e, code)
@@ -185,6 +190,31 @@ func TestScancel_RunningJob(t *testing.T) {
 			t.Errorf("scancel -v 99999 = %q, exit %d; want ...%q", e, code, want)
 		}
 	})
+}
+
+// cancelledLine matches slurmstepd's line in the output of batch job id ended under it on
+// n1; why is "", " DUE TO TIME LIMIT" or " DUE TO JOB REQUEUE".
+func cancelledLine(id uint32, why string) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`(?m)^slurmstepd-n1: error: \*\*\* JOB %d ON n1 CANCELLED AT \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d%s \*\*\*$`, id, why))
+}
+
+// TestScontrolRequeue_RunningJob requeues a running batch job: its output says the run was
+// cancelled DUE TO JOB REQUEUE, and the job is pending again with Restarts=1.
+func TestScontrolRequeue_RunningJob(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	id := submit(t, c, "-J", "e2e_requeue", "--requeue", "--open-mode=append", "-o", "requeue.out", "--wrap", "echo started; exec sleep 300")
+	c.WaitJob(t, id, states.JobRunning)
+	out := filepath.Join(c.WorkDir, "requeue.out")
+	waitFor(t, "the script to start", func() bool { b, _ := os.ReadFile(out); return strings.Contains(string(b), "started") })
+	if o, e, code := c.Run(t, "scontrol", "requeue", fmt.Sprint(id)); code != 0 || o != "" || e != "" {
+		t.Fatalf("scontrol requeue = %q, %q, exit %d", o, e, code)
+	}
+	j := c.WaitJob(t, id, states.JobPending)
+	if j.Restarts != 1 {
+		t.Errorf("Restarts = %d, want 1", j.Restarts)
+	}
+	waitFor(t, "slurmstepd's line", func() bool { b, _ := os.ReadFile(out); return cancelledLine(id, " DUE TO JOB REQUEUE").Match(b) })
+	c.Run(t, "scancel", fmt.Sprint(id))
 }
 
 func TestScancel_Filters(t *testing.T) {

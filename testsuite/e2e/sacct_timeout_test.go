@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestSacct_TimeoutJob(t *testing.T) {
 		ExtraConf: "AccountingStorageType=accounting_storage/orbit\nAccountingStoreFlags=job_script\nKillWait=2"})
 	testbin.Path(t, "sacct")
 	script := writeScript(t, c, "e2e_timeout.sh", "#!/bin/sh\nsleep 300\n")
-	id := submit(t, c, "-J", "e2e_timeout", "-t", "1", "-o", "/dev/null", script)
+	id := submit(t, c, "-J", "e2e_timeout", "-t", "1", "-o", "timeout.out", script)
 	jid := fmt.Sprint(id)
 
 	sacct := func(args ...string) string {
@@ -47,6 +48,11 @@ func TestSacct_TimeoutJob(t *testing.T) {
 		t.Fatalf("sacct after the time limit:\n%s\nwant:\n%s", got, want)
 	}
 	endedBy := time.Now() // the job's end (whole seconds) is at or before this instant
+	// slurmstepd's line in the job's output says why it was ended.
+	waitFor(t, "slurmstepd's TIME LIMIT line", func() bool {
+		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "timeout.out"))
+		return cancelledLine(id, " DUE TO TIME LIMIT").Match(b)
+	})
 
 	check := func(t *testing.T) {
 		t.Run("json", func(t *testing.T) {

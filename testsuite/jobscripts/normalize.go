@@ -1,6 +1,7 @@
 package jobscripts
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -33,7 +34,8 @@ type Ids struct {
 //     @TASKJOBID@ (ids come from each cluster's counter; zero-padded forms such as %12j
 //     are recognised by value);
 //   - the node's host name as a whole word → @HOST@ (%N expands to it; the reference's node
-//     and Orbit's emulated node run on different hosts in CI).
+//     and Orbit's emulated node run on different hosts in CI);
+//   - a time as slurmstepd prints it (2006-01-02T15:04:05, its CANCELLED lines) → @TIME@.
 //
 // Times, pids and environment values other than these never reach the outputs: the scripts
 // print variable names, not values, except values both systems must agree on.
@@ -72,6 +74,8 @@ func (ids Ids) normalize(s string) string {
 	if ids.SubmitDir != "" {
 		s = strings.ReplaceAll(s, ids.SubmitDir, "@SUBMITDIR@")
 	}
+	// Before the ids: a time's digits could equal a small job id.
+	s = clockTime.ReplaceAllString(s, "@TIME@")
 	s = replaceNumbers(s, func(v uint64) string {
 		if ids.JobID != 0 && v == uint64(ids.JobID) {
 			return "@JOBID@"
@@ -88,6 +92,9 @@ func (ids Ids) normalize(s string) string {
 	}
 	return s
 }
+
+// clockTime is a time as slurmstepd prints it in its CANCELLED lines.
+var clockTime = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\b`)
 
 // replaceNumbers replaces each maximal run of ASCII digits for which repl returns a
 // non-empty string.
