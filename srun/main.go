@@ -377,24 +377,16 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	}
 	defer plan.close()
 	launches := make([]*wire.LaunchTasks, len(step.Nodes))
-	var rank uint32
+	nodeRanks := taskRanks(step.Tasks, env.distribution()) // task_dist.go
 	for i := range step.Nodes {
-		ranks := make([]uint32, step.Tasks[i])
-		for k := range ranks {
-			ranks[k] = rank
-			rank++
-		}
-		launches[i] = &wire.LaunchTasks{Ranks: ranks}
+		launches[i] = &wire.LaunchTasks{Ranks: nodeRanks[i]}
 		plan.fill(launches[i], uint32(i))
 	}
 	relay := newRelay(ln, key, step, plan.stdout, plan.stderr, o.label, plan.stdinNodes)
+	relay.setRanks(nodeRanks)
 	var pmiSize uint32
 	var pmiMapping string
 	if o.mpi == mpiPMI2 {
-		nodeRanks := make([][]uint32, len(launches))
-		for i, m := range launches {
-			nodeRanks[i] = m.Ranks
-		}
 		pmiSize, pmiMapping = step.NumTasks, processMapping(nodeRanks) // pmi_mapping.go
 		relay.pmi = newPMIFences(len(step.Nodes))                      // pmi_fence.go
 		// A task's MPI_Abort ends the step as Slurm's mpi/pmi2 does: the step is cancelled

@@ -119,8 +119,9 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 // --ntasks-per-core (which sbatch and salloc accept only on nodes with one thread per core,
 // and which reach srun as SLURM_HINT and SLURM_THREADS_PER_CORE) and a single-node
 // --distribution change nothing without task binding; outside one srun cannot check the
-// nodes' shapes, so they are refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
-// --delay-boot only travel in the environment.
+// nodes' shapes, so they are refused. Over several nodes, block and cyclic deal the tasks'
+// ranks to the nodes (task_dist.go); plane and arbitrary are refused. --cpu-freq,
+// --profile, --acctg-freq, --mem-bind and --delay-boot only travel in the environment.
 func refuseSiteOptions(js *jobspec.JobSpec) error {
 	s := &js.Site
 	inAlloc := js.JobID != ""
@@ -128,7 +129,7 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 	if n, err := hostlist.Count(js.AllocNodeList); inAlloc && err == nil && n == 1 {
 		oneNode = true // a one-node allocation (the batch job's SLURM_JOB_NODELIST)
 	}
-	dist, _, _ := strings.Cut(s.Distribution, ":")
+	dist := nodeDistribution(s.Distribution) // task_dist.go: block and cyclic are dealt
 	for _, c := range []struct {
 		given bool
 		name  string
@@ -138,7 +139,7 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !inAlloc), "--threads-per-core"},
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
-		{s.Distribution != "" && !strings.HasPrefix(dist, "block") && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
+		{dist != "block" && dist != "cyclic" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
 		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0, "--tmp"},
 		{s.SpreadJob, "--spread-job"}, {s.UseMinNodes, "--use-min-nodes"},
 		{s.ReqSwitch != jobspec.NoVal, "--switches"}, {s.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},

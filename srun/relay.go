@@ -55,8 +55,11 @@ type relay struct {
 	pmiAbortOne sync.Once
 	badExitOnce sync.Once
 	serving     sync.WaitGroup // connections still open: their output may follow the exits
-	firstOnce   sync.Once
-	first       []uint32 // node id → its first global rank; [len] is the task count
+	// nodeRanks are each node's global ranks, rankNode each rank's node (setRanks; block
+	// when never set).
+	ranksOnce sync.Once
+	nodeRanks [][]uint32
+	rankNode  []uint32
 }
 
 func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool,
@@ -92,23 +95,30 @@ func (r *relay) accept() {
 	}
 }
 
+// setRanks says which global ranks each node runs (task_dist.go), before any connection.
+func (r *relay) setRanks(nodeRanks [][]uint32) {
+	r.ranksOnce.Do(func() { r.indexRanks(nodeRanks) })
+}
+
+func (r *relay) indexRanks(nodeRanks [][]uint32) {
+	r.nodeRanks = nodeRanks
+	r.rankNode = make([]uint32, r.step.NumTasks)
+	for n, ranks := range nodeRanks {
+		for _, rk := range ranks {
+			if rk < uint32(len(r.rankNode)) {
+				r.rankNode[rk] = uint32(n)
+			}
+		}
+	}
+}
+
 // ranksOf are the global ranks of node id n.
 func (r *relay) ranksOf(n uint32) []uint32 {
-	r.firstOnce.Do(func() {
-		// Each node's first rank, summed once: a wide step asks for every node's ranks.
-		r.first = make([]uint32, len(r.step.Tasks)+1)
-		for i, k := range r.step.Tasks {
-			r.first[i+1] = r.first[i] + k
-		}
-	})
-	if int(n) >= len(r.step.Tasks) {
+	r.ranksOnce.Do(func() { r.indexRanks(taskRanks(r.step.Tasks, "block")) })
+	if int(n) >= len(r.nodeRanks) {
 		return nil
 	}
-	out := make([]uint32, 0, r.step.Tasks[n])
-	for k := uint32(0); k < r.step.Tasks[n]; k++ {
-		out = append(out, r.first[n]+k)
-	}
-	return out
+	return r.nodeRanks[n]
 }
 
 // join registers node as served by connection c (the first node of a connection, or one it
@@ -218,13 +228,11 @@ func (r *relay) serve(c net.Conn) {
 	}
 }
 
-// nodeOfRank is the name of the node running global rank (found by binary search over the
-// nodes' first ranks).
+// nodeOfRank is the name of the node running global rank.
 func (r *relay) nodeOfRank(rank uint32) string {
-	r.ranksOf(0) // fills first
-	i := sort.Search(len(r.step.Tasks), func(i int) bool { return r.first[i+1] > rank })
-	if i < len(r.step.Nodes) {
-		return r.step.Nodes[i]
+	r.ranksOf(0) // indexes the ranks
+	if rank < uint32(len(r.rankNode)) && int(r.rankNode[rank]) < len(r.step.Nodes) {
+		return r.step.Nodes[r.rankNode[rank]]
 	}
 	return ""
 }
