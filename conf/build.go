@@ -204,6 +204,9 @@ func (l *loader) scalars(c *Config) {
 	c.SchedulerParameters = c.str("SchedulerParameters")
 	c.SelectType = or(c.str("SelectType"), "select/cons_tres")
 	c.SelectTypeParameters = c.str("SelectTypeParameters")
+	if c.SelectTypeParameters != "" {
+		l.checkSelectTypeParameters(c.SelectTypeParameters) // select_type.go
+	}
 	c.PriorityType = or(c.str("PriorityType"), "priority/basic")
 	c.PreemptType = or(c.str("PreemptType"), "preempt/none")
 	c.PreemptMode = or(c.str("PreemptMode"), "OFF")
