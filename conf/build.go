@@ -33,19 +33,21 @@ func (l *loader) removedKeys() {
 		case 1:
 			l.warnf("FastSchedule", "Ignoring obsolete FastSchedule=1 option. Please remove from your configuration.")
 		case 2:
-			l.errorf("FastSchedule", "The FastSchedule option has been removed. The FastSchedule=2 functionality is available through the SlurmdParameters=config_overrides option.")
+			e := l.errorf("FastSchedule", "The FastSchedule option has been removed. The FastSchedule=2 functionality is available through the SlurmdParameters=config_overrides option.")
+			e.Fatal, e.Daemon = true, true // Slurm checks it in slurmctld only
 		default:
-			l.errorf("FastSchedule", "The FastSchedule option has been removed. Please update your configuration.")
+			e := l.errorf("FastSchedule", "The FastSchedule option has been removed. Please update your configuration.")
+			e.Fatal, e.Daemon = true, true
 		}
 	}
 	if _, ok := l.raw["AccountingStorageLoc"]; ok {
-		l.errorf("AccountingStorageLoc", "The AccountingStorageLoc option has been removed. It is safe to remove from your configuration.")
+		l.errorf("AccountingStorageLoc", "The AccountingStorageLoc option has been removed. It is safe to remove from your configuration.").Fatal = true
 	}
 	if _, ok := l.raw["AccountingStoreJobComment"]; ok {
-		l.errorf("AccountingStoreJobComment", "The AccountingStoreJobComment option has been removed, please use AccountingStoreFlags=job_comment option instead.")
+		l.errorf("AccountingStoreJobComment", "The AccountingStoreJobComment option has been removed, please use AccountingStoreFlags=job_comment option instead.").Fatal = true
 	}
 	if _, ok := l.raw["SallocDefaultCommand"]; ok {
-		l.errorf("SallocDefaultCommand", "SallocDefaultCommand has been removed. Please consider setting LaunchParameters=use_interactive_step instead.")
+		l.errorf("SallocDefaultCommand", "SallocDefaultCommand has been removed. Please consider setting LaunchParameters=use_interactive_step instead.").Fatal = true
 	}
 	if _, ok := l.raw["SchedulerAuth"]; ok {
 		l.warnf("SchedulerAuth", "The option \"SchedulerAuth\" is defunct, see man slurm.conf.")
@@ -98,7 +100,7 @@ func (l *loader) controllers(c *Config) {
 	if len(l.ctldHosts) > 0 {
 		for _, k := range legacy {
 			if _, ok := l.raw[k]; ok {
-				l.warnf(k, "Ignoring %s since SlurmctldHost is set.", k)
+				l.clientWarnf(k, "Ignoring %s since SlurmctldHost is set.", k)
 			}
 		}
 		return
@@ -210,8 +212,12 @@ func (l *loader) scalars(c *Config) {
 	c.PriorityType = or(c.str("PriorityType"), "priority/basic")
 	c.PreemptType = or(c.str("PreemptType"), "preempt/none")
 	c.PreemptMode = or(c.str("PreemptMode"), "OFF")
+	l.checkPreempt(c) // preempt.go
 	c.ProctrackType = or(c.str("ProctrackType"), "proctrack/cgroup")
 	c.TaskPlugin = or(c.str("TaskPlugin"), "task/none")
+	if v, ok := c.Raw["TaskPluginParam"]; ok {
+		l.checkTaskPluginParam(v.Value) // task_plugin_param.go
+	}
 	l.propagateRlimits(c)
 	c.MpiDefault = or(c.str("MpiDefault"), "none")
 	c.SwitchType = or(c.str("SwitchType"), "switch/none")
@@ -231,7 +237,7 @@ func (l *loader) scalars(c *Config) {
 
 	c.TreeWidth = uint16(c.uint("TreeWidth", 50))
 	if c.IsSet("TreeWidth") && c.TreeWidth == 0 {
-		l.warnf("TreeWidth", "TreeWidth=0 is invalid")
+		l.clientWarnf("TreeWidth", "TreeWidth=0 is invalid")
 		c.TreeWidth = 50
 	}
 	c.MaxJobCount = uint32(c.uint("MaxJobCount", 10000))
@@ -244,7 +250,7 @@ func (l *loader) scalars(c *Config) {
 	}
 	c.MaxJobId = uint32(c.uint("MaxJobId", 67043328))
 	if c.MaxJobId > 67043328 {
-		l.warnf("MaxJobId", "MaxJobId can not exceed MAX_JOB_ID, resetting value")
+		l.clientWarnf("MaxJobId", "MaxJobId can not exceed MAX_JOB_ID, resetting value")
 		c.MaxJobId = 67043328
 	}
 	if c.FirstJobId > c.MaxJobId {
@@ -252,7 +258,7 @@ func (l *loader) scalars(c *Config) {
 	}
 	c.MaxArraySize = uint32(c.uint("MaxArraySize", 1001))
 	if c.MaxArraySize > 4000001 {
-		l.warnf("MaxArraySize", "MaxArraySize value (%d) is greater than 4000001", c.MaxArraySize)
+		l.clientWarnf("MaxArraySize", "MaxArraySize value (%d) is greater than 4000001", c.MaxArraySize)
 	}
 	c.MaxStepCount = uint32(c.uint("MaxStepCount", 40000))
 	c.MaxTasksPerNode = uint16(c.uint("MaxTasksPerNode", 512))
@@ -277,6 +283,9 @@ func (l *loader) scalars(c *Config) {
 	c.Prolog, c.Epilog = c.str("Prolog"), c.str("Epilog")
 	c.PrologSlurmctld, c.EpilogSlurmctld = c.str("PrologSlurmctld"), c.str("EpilogSlurmctld")
 	c.PrologFlags = c.str("PrologFlags")
+	if v, ok := c.Raw["PrologFlags"]; ok {
+		l.checkPrologFlags(v.Value, c.ProctrackType) // prolog_flags.go
+	}
 	c.TaskProlog, c.TaskEpilog = c.str("TaskProlog"), c.str("TaskEpilog")
 	c.SrunProlog, c.SrunEpilog = c.str("SrunProlog"), c.str("SrunEpilog")
 	c.MailProg = or(c.str("MailProg"), "/bin/mail")
@@ -286,11 +295,11 @@ func (l *loader) scalars(c *Config) {
 	c.MaxMemPerCPU = c.uint("MaxMemPerCPU", 0)
 	c.MaxMemPerNode = c.uint("MaxMemPerNode", 0)
 	if c.IsSet("DefMemPerCPU") && c.IsSet("DefMemPerNode") {
-		l.warnf("DefMemPerCPU", "DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode")
+		l.clientWarnf("DefMemPerCPU", "DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode")
 		c.DefMemPerCPU = 0
 	}
 	if c.IsSet("MaxMemPerCPU") && c.IsSet("MaxMemPerNode") {
-		l.warnf("MaxMemPerCPU", "MaxMemPerCPU ignored, since it's mutually exclusive with MaxMemPerNode")
+		l.clientWarnf("MaxMemPerCPU", "MaxMemPerCPU ignored, since it's mutually exclusive with MaxMemPerNode")
 		c.MaxMemPerCPU = 0
 	}
 	for _, k := range []string{"DefMemPerNode", "MaxMemPerNode", "DefMemPerCPU", "MaxMemPerCPU"} {

@@ -33,10 +33,14 @@ func exists(p string) bool {
 	return err == nil
 }
 
+// addAll adds a companion file's problems, which only the daemons read (Error.Daemon).
 func addAll(errs *errList, err error) {
 	if es, ok := err.(Errors); ok {
+		for _, e := range es {
+			e.Daemon = true
+		}
 		errs.errs = append(errs.errs, es...)
 	} else if err != nil {
-		errs.errs = append(errs.errs, &Error{Msg: err.Error()})
+		errs.errs = append(errs.errs, &Error{Msg: err.Error(), Daemon: true})
 	}
 }

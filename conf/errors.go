@@ -15,6 +15,48 @@ type Error struct {
 	Line int
 	Key  string
 	Msg  string
+	// Client marks a warning Slurm prints from every program reading the file, the user
+	// commands too ("sinfo: error: TreeWidth=0 is invalid"), not only from its daemons.
+	Client bool
+	// Slurm, when set, is the line Slurm's own error() prints for this problem where it is
+	// not Msg ("_parse_next_key: Parsing error at unrecognized key: Foo"); the commands
+	// print it, as Slurm's do, without the file and line Msg is shown with elsewhere.
+	Slurm string
+	// Fatal says Slurm stops at this problem with fatal() rather than error(): the commands
+	// print it as their fatal line, with nothing after it.
+	Fatal bool
+	// Daemon marks a problem only Slurm's daemons find (the node table, partitions' node
+	// names, gres.conf, topology.conf, cgroup.conf): Slurm's commands never see it, so
+	// Orbit's run on regardless (CommandErrors).
+	Daemon bool
+}
+
+// CommandErrors is what of err (a Load error) Slurm's user commands would also report: nil
+// when every problem is one only the daemons find.
+func CommandErrors(err error) error {
+	es, ok := err.(Errors)
+	if !ok {
+		return err
+	}
+	var out Errors
+	for _, e := range es {
+		if !e.Daemon {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// CommandText is the problem as a Slurm command prints it after "<prog>: error: " (or
+// "fatal: " when Fatal).
+func (e *Error) CommandText() string {
+	if e.Slurm != "" {
+		return e.Slurm
+	}
+	return e.Msg
 }
 
 // Error renders "file:line: msg", the form compilers and `sshd -t` use.
@@ -60,8 +102,17 @@ type errList struct {
 	warns Errors
 }
 
-func (l *errList) add(file string, line int, key, format string, args ...any) {
-	l.errs = append(l.errs, &Error{File: file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
+func (l *errList) add(file string, line int, key, format string, args ...any) *Error {
+	e := &Error{File: file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
+	l.errs = append(l.errs, e)
+	return e
+}
+
+// parseError reports text left on a line that does not parse as key=value pairs; Slurm's
+// commands say 'Parse error in file F line N: "text"'.
+func (l *errList) parseError(pos position, text string) {
+	e := l.add(pos.file, pos.line, "", "Parse error at \"%s\"", trimCRLF(text))
+	e.Slurm = fmt.Sprintf("Parse error in file %s line %d: \"%s\"", pos.file, pos.line, trimCRLF(text))
 }
 
 func (l *errList) warn(file string, line int, key, format string, args ...any) {

@@ -30,7 +30,7 @@ func (l *loader) parseHealthCheckNodeState(v string) uint16 {
 		case "CYCLE":
 			flags |= HealthCheckCycle
 		default:
-			l.warnf("HealthCheckNodeState", "Invalid HealthCheckNodeState value %s ignored", w)
+			l.clientWarnf("HealthCheckNodeState", "Invalid HealthCheckNodeState value %s ignored", w)
 		}
 	}
 	if flags&HealthCheckAny == 0 {

@@ -208,7 +208,7 @@ func parseSubKeys(t subTable, rest string, pos position, errs *errList, arena *s
 		rest = next
 	}
 	if !isBlank(rest) {
-		errs.add(pos.file, pos.line, "", "Parse error at \"%s\"", trimCRLF(rest))
+		errs.parseError(pos, rest)
 	}
 	if len(vals) == 0 {
 		return subVals{}

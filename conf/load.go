@@ -175,7 +175,7 @@ func (l *loader) include(text string, pos position, stack []string) bool {
 		return true
 	}
 	if !isBlank(tail) {
-		l.errs.add(pos.file, pos.line, "", "Parse error at \"%s\"", trimCRLF(tail))
+		l.errs.parseError(pos, tail)
 	}
 	if strings.Contains(name, "%c") {
 		cn, ok := l.raw["ClusterName"]
@@ -212,12 +212,13 @@ func (l *loader) include(text string, pos position, stack []string) bool {
 func (l *loader) parseLine(text string, pos position) {
 	key, _, value, rest, ok := nextPair(text)
 	if !ok {
-		l.errs.add(pos.file, pos.line, "", "Parse error at \"%s\"", trimCRLF(text))
+		l.errs.parseError(pos, text)
 		return
 	}
 	k, known := LookupKey(key)
 	if !known {
-		l.errs.add(pos.file, pos.line, key, "Parsing error at unrecognized key: %s", key)
+		e := l.errs.add(pos.file, pos.line, key, "Parsing error at unrecognized key: %s", key)
+		e.Slurm = "_parse_next_key: " + e.Msg
 		return
 	}
 	if k.Kind == KindLines {
@@ -229,7 +230,7 @@ func (l *loader) parseLine(text string, pos position) {
 		return
 	}
 	if !isBlank(rest) {
-		l.errs.add(pos.file, pos.line, "", "Parse error at \"%s\"", trimCRLF(rest))
+		l.errs.parseError(pos, rest)
 		return
 	}
 	if prev, dup := l.raw[k.Name]; dup {
@@ -298,14 +299,21 @@ func (l *loader) at(key string) (string, int) {
 	return "", 0
 }
 
-func (l *loader) errorf(key, format string, args ...any) {
+func (l *loader) errorf(key, format string, args ...any) *Error {
 	f, n := l.at(key)
-	l.errs.add(f, n, key, format, args...)
+	return l.errs.add(f, n, key, format, args...)
 }
 
 func (l *loader) warnf(key, format string, args ...any) {
 	f, n := l.at(key)
 	l.errs.warn(f, n, key, format, args...)
+}
+
+// clientWarnf is warnf for a problem Slurm reports from every program that reads slurm.conf
+// (its error() while it validates the file), so that the user commands print it too.
+func (l *loader) clientWarnf(key, format string, args ...any) {
+	l.warnf(key, format, args...)
+	l.errs.warns[len(l.errs.warns)-1].Client = true
 }
 
 // maxFileSize bounds one configuration file (a 20,000-node slurm.conf is about 2 MB).

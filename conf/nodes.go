@@ -156,7 +156,7 @@ func (l *loader) buildNodeBlock(c *Config, block []lineRec, slab *[]Node, featur
 				n.Port = uint16(p)
 			}
 			if prev, dup := c.nodeIndex[name]; dup {
-				l.errs.add(pos.file, pos.line, "NodeName", "Duplicated NodeHostName %s in config file (first defined at %s:%d)", name, prev.node.File, prev.node.Line)
+				l.errs.add(pos.file, pos.line, "NodeName", "Duplicated NodeHostName %s in config file (first defined at %s:%d)", name, prev.node.File, prev.node.Line).Daemon = true
 				continue
 			}
 			var np *Node

@@ -17,7 +17,7 @@ func (l *loader) buildPartitions(c *Config) {
 			MaxTime: Infinite32, DefaultTime: NoValue32, MaxNodes: Infinite32, MinNodes: 0,
 			MaxCPUsPerNode: Infinite32, OverSubscribe: "NO", PriorityJobFactor: 1, PriorityTier: 1}
 		if prev, dup := seen[p.Name]; dup {
-			bad("PartitionName", "duplicate entry for partition %s (first defined at %s:%d)", p.Name, prev.File, prev.Line)
+			l.errs.add(pos.file, pos.line, "PartitionName", "duplicate entry for partition %s (first defined at %s:%d)", p.Name, prev.File, prev.Line).Daemon = true
 			continue
 		}
 		// Registered before its values are checked so a later duplicate is reported even
@@ -226,7 +226,7 @@ func (l *loader) partitionNodes(c *Config, p *Partition, pos position) bool {
 		}
 		if len(missing) > 0 {
 			l.errs.add(pos.file, pos.line, "Nodes", "Invalid node names in partition %s: %s not defined by any NodeName line",
-				p.Name, strings.Join(missing, ","))
+				p.Name, strings.Join(missing, ",")).Daemon = true
 			ok = false
 		}
 	}
@@ -296,12 +296,6 @@ func leadingInt(s string) string {
 }
 
 func validPreemptMode(s string) bool {
-	for _, w := range strings.Split(strings.ToUpper(s), ",") {
-		switch w {
-		case "OFF", "CANCEL", "REQUEUE", "SUSPEND", "GANG", "WITHIN", "PRIORITY":
-		default:
-			return false
-		}
-	}
-	return true
+	_, ok := preemptModeNum(s) // preempt.go
+	return ok
 }

@@ -8,7 +8,7 @@ import (
 // TestUnimplementedKeysWarn: a key Orbit accepts but does not act on yet is reported as a
 // warning when set with an effect, and not when set to its no-effect value.
 func TestUnimplementedKeysWarn(t *testing.T) {
-	cfg, err := Parse("slurm.conf", []byte(propagateBase+"preempttype=preempt/partition_prio\nInactiveLimit=0\nJobSubmitPlugins=lua\nAccountingStorageEnforce=none\n"))
+	cfg, err := Parse("slurm.conf", []byte(propagateBase+"preempttype=preempt/partition_prio\nPreemptMode=REQUEUE\nInactiveLimit=0\nJobSubmitPlugins=lua\nAccountingStorageEnforce=none\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

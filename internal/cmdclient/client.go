@@ -39,10 +39,24 @@ type Client struct {
 func Load(prog, flagPath string) (*Client, error) {
 	path := conf.Locate(flagPath)
 	cfg, err := conf.Load(path)
-	if err != nil {
+	// A problem only Slurm's daemons find (a gres.conf mistake, a partition naming an
+	// undefined node) does not stop a command, as it does not stop Slurm's.
+	if err = conf.CommandErrors(err); err != nil {
 		return nil, &ConfigError{Path: path, Err: err}
 	}
+	printConfWarnings(os.Stderr, prog, cfg.Warnings)
 	return New(prog, path, cfg)
+}
+
+// printConfWarnings prints the configuration's warnings that Slurm's commands print as
+// they read slurm.conf, in Slurm's words ("sinfo: error: Ignoring ControlMachine since
+// SlurmctldHost is set.").
+func printConfWarnings(w io.Writer, prog string, warnings conf.Errors) {
+	for _, e := range warnings {
+		if e.Client {
+			fmt.Fprintf(w, "%s: error: %s\n", prog, e.Msg)
+		}
+	}
 }
 
 // New prepares a Client for an already loaded configuration.
@@ -98,8 +112,14 @@ func Fatal(w io.Writer, prog string, err error) {
 		}
 		var errs conf.Errors
 		if errors.As(ce.Err, &errs) {
+			// In Slurm's words, as its commands print them: no file:line, and a fatal()
+			// problem ends the output.
 			for _, e := range errs {
-				fmt.Fprintf(w, "%s: error: %s\n", prog, e.Error())
+				if e.Fatal {
+					fmt.Fprintf(w, "%s: fatal: %s\n", prog, e.CommandText())
+					os.Exit(1)
+				}
+				fmt.Fprintf(w, "%s: error: %s\n", prog, e.CommandText())
 			}
 		} else {
 			fmt.Fprintf(w, "%s: error: %v\n", prog, ce.Err)
