@@ -35,9 +35,8 @@ type memRequest struct {
 }
 
 func (j *jobRecord) memRequest() memRequest {
-	d := j.Desc()
 	return memRequest{memPerCPU: j.MemPerCPU, memPerNode: j.shownMemPerNode(), cpusPerTask: j.CPUsPerTask,
-		minCPUs: d.MinCPUs, numTasks: d.NumTasks, maxNodes: j.MaxNodes, tasksPerNode: j.TasksPerNod,
+		minCPUs: uint32(j.descUint(descMinCPUs)), numTasks: uint32(j.descUint(descNumTasks)), maxNodes: j.MaxNodes, tasksPerNode: j.TasksPerNod,
 		exclusive: j.Exclusive}
 }
 
@@ -64,7 +63,7 @@ func memSet(v uint64) bool { return v != 0 && v != conf.Infinite64 && v != wire.
 
 // applyMemDefault gives j the default memory of partition p when its user asked for none.
 func applyMemDefault(j *jobRecord, p *conf.Partition, cfg *conf.Config) {
-	if d := j.Desc(); memSet(d.MemPerCPU) || memSet(d.MemPerNode) {
+	if memSet(j.descUint(descMemPerCPU)) || memSet(j.descUint(descMemPerNode)) {
 		return
 	}
 	j.MemPerCPU, j.MemPerNode = 0, 0

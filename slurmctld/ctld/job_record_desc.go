@@ -85,6 +85,8 @@ var (
 	descExcNodes      = descField("ExcNodes")
 	descGres          = descField("Gres")
 	descKillInvalid   = descField("KillInvalid")
+	descMemPerCPU     = descField("MemPerCPU")
+	descMemPerNode    = descField("MemPerNode")
 	descMinCPUs       = descField("MinCPUs")
 	descName          = descField("Name")
 	descNice          = descField("Nice")
