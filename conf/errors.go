@@ -115,8 +115,10 @@ func (l *errList) parseError(pos position, text string) {
 	e.Slurm = fmt.Sprintf("Parse error in file %s line %d: \"%s\"", pos.file, pos.line, trimCRLF(text))
 }
 
-func (l *errList) warn(file string, line int, key, format string, args ...any) {
-	l.warns = append(l.warns, &Error{File: file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
+func (l *errList) warn(file string, line int, key, format string, args ...any) *Error {
+	e := &Error{File: file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
+	l.warns = append(l.warns, e)
+	return e
 }
 
 func (l *errList) err() error {

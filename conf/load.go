@@ -273,6 +273,8 @@ func (l *loader) parseLineKey(name, value, rest string, pos position) {
 	case "DownNodes":
 		l.downs = append(l.downs, lineRec{pos, value, parseSubKeys(downNodesTable, rest, pos, &l.errs, &l.arena)})
 	case "FrontendName":
+		// Slurm 22.05 as Debian builds it (without --enable-front-end) stops here.
+		l.errs.add(pos.file, pos.line, "FrontendName", "Use of FrontendName in slurm.conf without Slurm being configured/built with the --enable-front-end option").Fatal = true
 		vals := parseSubKeys(frontendTable, rest, pos, &l.errs, &l.arena)
 		if strings.EqualFold(value, "DEFAULT") {
 			if vals.has("FrontendAddr") {

@@ -247,7 +247,11 @@ func pick(list []string, i int) string {
 func (l *loader) nodeTemplate(rec lineRec, features map[string][]string) (Node, bool) {
 	pos, v, names := rec.pos, rec.vals, rec.value
 	n := Node{File: pos.file, Line: pos.line}
-	warn := func(format string, args ...any) { l.errs.warn(pos.file, pos.line, "NodeName", format, args...) }
+	// Every program reading slurm.conf checks NodeName lines in Slurm: the commands print
+	// these too.
+	warn := func(format string, args ...any) {
+		l.errs.warn(pos.file, pos.line, "NodeName", format, args...).Client = true
+	}
 	n.Boards = u16(v, "Boards", 1)
 	n.CoresPerSocket = u16(v, "CoresPerSocket", 1)
 	n.ThreadsPerCore = u16(v, "ThreadsPerCore", 1)
@@ -289,7 +293,9 @@ func (l *loader) nodeTemplate(rec lineRec, features map[string][]string) (Node, 
 	}
 	n.State = v.str("State")
 	if n.State != "" && !validNodeState(n.State) {
-		l.errs.add(pos.file, pos.line, "State", "Invalid state %s from %s", n.State, names)
+		// slurmctld's node table (node_conf.c) refuses it; Slurm's commands do not look.
+		e := l.errs.add(pos.file, pos.line, "State", "Invalid state %s from %s", n.State, names)
+		e.Fatal, e.Daemon = true, true
 		return Node{}, false
 	}
 	n.Reason = v.str("Reason")

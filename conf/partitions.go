@@ -29,11 +29,11 @@ func (l *loader) buildPartitions(c *Config) {
 		p.DenyAccounts = v.str("DenyAccounts")
 		p.DenyQos = v.str("DenyQos")
 		if p.AllowAccounts != "" && p.DenyAccounts != "" {
-			l.errs.warn(pos.file, pos.line, "DenyAccounts", "Both AllowAccounts and DenyAccounts are defined, DenyAccounts will be ignored")
+			l.errs.warn(pos.file, pos.line, "DenyAccounts", "Both AllowAccounts and DenyAccounts are defined, DenyAccounts will be ignored").Client = true
 			p.DenyAccounts = ""
 		}
 		if p.AllowQos != "" && p.DenyQos != "" {
-			l.errs.warn(pos.file, pos.line, "DenyQos", "Both AllowQos and DenyQos are defined, DenyQos will be ignored")
+			l.errs.warn(pos.file, pos.line, "DenyQos", "Both AllowQos and DenyQos are defined, DenyQos will be ignored").Client = true
 			p.DenyQos = ""
 		}
 		p.AllocNodes = v.str("AllocNodes")
@@ -124,8 +124,9 @@ func (l *loader) buildPartitions(c *Config) {
 			}
 		}
 		if s, ok := v.get("SuspendTime"); ok && !strings.EqualFold(s, "INFINITE") && s != "-1" {
-			if n, err := strconv.ParseUint(s, 10, 32); err != nil {
-				_ = n
+			// Slurm reads it with strtoul: leading digits, so "NONE" is 0; only a value
+			// beyond 32 bits is refused.
+			if atoul(s) > 1<<32-1 {
 				bad("SuspendTime", "Bad value \"%s\" for SuspendTime", s)
 				continue
 			}
@@ -298,4 +299,27 @@ func leadingInt(s string) string {
 func validPreemptMode(s string) bool {
 	_, ok := preemptModeNum(s) // preempt.go
 	return ok
+}
+
+// atoul reads s as C's strtoul does in base 10: leading blanks, a sign, then the leading
+// digits (none is 0); beyond 64 bits it saturates, and a minus sign negates modulo 2^64.
+func atoul(s string) uint64 {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	var n uint64
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := uint64(s[i] - '0')
+		if n > (^uint64(0)-d)/10 {
+			return ^uint64(0)
+		}
+		n = n*10 + d
+	}
+	if neg {
+		return -n
+	}
+	return n
 }
