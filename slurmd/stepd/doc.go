@@ -27,7 +27,8 @@
 //     group, descendants (by ppid) of those, processes seen as members before (pid plus start
 //     time, so a recycled pid is not mistaken), and — when this process supervises only one
 //     step, as slurmstepd does — any child reparented to the supervisor that is not a process
-//     this package started. At step end every member is sent SIGKILL until none is left.
+//     this package started. At step end every member is sent SIGKILL until none is left
+//     (after KillWait's grace, when the step was cancelled or timed out: graceLeftovers).
 //     A step that plainly left nothing (its tasks reaped, their process groups gone, and
 //     the supervisor without a child it did not start) ends without that walk: every
 //     survivor would descend from a task, and so be such a child once its parents died.

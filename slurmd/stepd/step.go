@@ -46,6 +46,8 @@ type Step struct {
 	members   map[int]uint64 // pid -> start time of processes known to belong to the step
 	termOnce  sync.Once
 	term      chan struct{} // closed when the time limit or a cancel starts termination
+	termAt    time.Time     // when it started (set before term is closed)
+	termNow   bool          // it was an abort: no grace (set before term is closed)
 	done      chan struct{} // closed when every task ended and the tree is cleaned up
 	cleanupOK bool
 	labelled  []*labelFile // output files written through labellers, closed at the end
@@ -155,6 +157,7 @@ func (s *Step) end(reason string, now bool) {
 			s.reason = reason
 		}
 		s.mu.Unlock()
+		s.termAt, s.termNow = time.Now(), now
 		close(s.term)
 		if now {
 			s.killTree()
@@ -254,6 +257,7 @@ func (s *Step) supervise() {
 			s.trackTree(false)
 		}
 	}
+	s.graceLeftovers()
 	s.killTree()
 	s.finishIO()
 	s.removeScript()
@@ -286,6 +290,47 @@ func (s *Step) supervise() {
 	dropStep(s)
 	reg.Unlock()
 	close(s.done)
+}
+
+// leftoverPoll is how often graceLeftovers looks for the step's remaining processes.
+const leftoverPoll = 50 * time.Millisecond
+
+// graceLeftovers gives what a cancelled or timed-out step's tasks left behind the rest of
+// KillWait to end on the time-out signal they had with the tasks, as Slurm leaves a job's
+// processes their grace before SIGKILL: an srun in a cancelled batch script, whose shell
+// has died, still reports how its tasks ended. Those outside the tasks' process groups get
+// the signal now, as Slurm signals a job's whole container. A step that ended on its own,
+// or was aborted, kills its leftovers at once.
+func (s *Step) graceLeftovers() {
+	select {
+	case <-s.term:
+	default:
+		return
+	}
+	if s.termNow {
+		return
+	}
+	sig := s.spec.TimeoutSignal
+	if sig == 0 {
+		sig = syscall.SIGTERM
+	}
+	deadline := s.termAt.Add(time.Duration(s.spec.KillWait) * time.Second)
+	for first := true; time.Now().Before(deadline); first = false {
+		if s.nothingLeft() {
+			return
+		}
+		live := s.trackTree(true)
+		if len(live) == 0 {
+			return
+		}
+		if first {
+			for _, p := range live {
+				unix.Kill(p.pid, syscall.SIGCONT)
+				unix.Kill(p.pid, sig)
+			}
+		}
+		time.Sleep(leftoverPoll)
+	}
 }
 
 // ioDrain bounds how long output streams may stay open after every process of the step was

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/testbin"
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
 )
 
@@ -263,4 +264,30 @@ func TestSbatch_ControllerDown(t *testing.T) {
 			t.Errorf("sbatch with the controller down = %q, %q, exit %d; want %q, exit 1", o, e, code, want)
 		}
 	})
+}
+
+// TestScancel_BatchJobWithStep cancels a batch job whose script waits on an srun step: as on
+// the reference, its output holds slurmstepd's CANCELLED lines for the step and the job,
+// and srun, which outlives its shell for KillWait's grace, reports how its task ended.
+func TestScancel_BatchJobWithStep(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	testbin.Path(t, "srun")
+	id := submit(t, c, "-o", "step.out", "--wrap", "srun sh -c 'echo started; exec sleep 300'")
+	out := filepath.Join(c.WorkDir, "step.out")
+	waitFor(t, "the step to start", func() bool { b, _ := os.ReadFile(out); return strings.Contains(string(b), "started") })
+	if o, e, code := c.Run(t, "scancel", fmt.Sprint(id)); code != 0 || o != "" || e != "" {
+		t.Fatalf("scancel = %q, %q, exit %d", o, e, code)
+	}
+	c.WaitJob(t, id, states.JobCancelled)
+	step := regexp.MustCompile(fmt.Sprintf(`(?m)^slurmstepd-n1: error: \*\*\* STEP %d\.0 ON n1 CANCELLED AT \S+ \*\*\*$`, id))
+	waitFor(t, "srun's report", func() bool {
+		b, _ := os.ReadFile(out)
+		return strings.Contains(string(b), "srun: error: n1: task 0: Terminated\n")
+	})
+	b, _ := os.ReadFile(out)
+	for _, want := range []*regexp.Regexp{cancelledLine(id, ""), step, regexp.MustCompile(`(?m)^srun: Job step aborted: Waiting up to \d+ seconds for job step to finish\.$`)} {
+		if !want.Match(b) {
+			t.Errorf("%s lacks a line matching %s:\n%s", out, want, b)
+		}
+	}
 }
