@@ -70,8 +70,9 @@ func TestSacct_Cluster(t *testing.T) {
 		bad + ".batch|batch|FAILED|3:0",
 		steps + "|stepjob|COMPLETED|0:0",
 		steps + ".batch|batch|COMPLETED|0:0",
-		steps + ".0|stepjob|COMPLETED|0:0",
-		steps + ".1|stepjob|FAILED|2:0",
+		// A step is named after its command, as Slurm's srun names it (no -J on its line).
+		steps + ".0|true|COMPLETED|0:0",
+		steps + ".1|sh|FAILED|2:0",
 		arr + "_1|arrjob|COMPLETED|0:0",
 		arr + "_1.batch|batch|COMPLETED|0:0",
 		arr + "_2|arrjob|COMPLETED|0:0",
