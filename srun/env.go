@@ -38,6 +38,9 @@ type stepEnv struct {
 	stored     jobspec.StoredOptions
 	overcommit bool
 	mpi        string // the step's MPI type: SLURM_MPI_TYPE unless none
+	// pty is srun --pty on a terminal of ptyRows by ptyCols (pty.go).
+	pty              bool
+	ptyRows, ptyCols uint16
 }
 
 // repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
@@ -113,6 +116,15 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	}
 	if e.overcommit {
 		put("SLURM_OVERCOMMIT", "1")
+	}
+	if e.pty {
+		// Slurm's srun listens for the task's terminal on this port; Orbit's terminal
+		// travels on the step's I/O connection, whose port it names.
+		put("SLURM_PTY_PORT", strconv.Itoa(e.commPort))
+		if e.ptyRows > 0 || e.ptyCols > 0 {
+			put("SLURM_PTY_WIN_COL", strconv.Itoa(int(e.ptyCols)))
+			put("SLURM_PTY_WIN_ROW", strconv.Itoa(int(e.ptyRows)))
+		}
 	}
 	if n := e.stored.NTasksPerSocket; n != jobspec.NoVal && n != 0 {
 		put("SLURM_NTASKS_PER_SOCKET", u32(n))

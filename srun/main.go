@@ -331,10 +331,10 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	defer func() {
 		s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
 	}()
+	var pty *ptyTerm
 	if o.spec.Pty {
-		if code := checkPty(s.stderr); code != 0 { // pty.go
-			return code
-		}
+		pty = startPty(s.stderr) // pty.go
+		defer pty.restore()
 	}
 	if len(step.Nodes) == 0 || len(step.Tasks) != len(step.Nodes) || len(step.Addrs) != len(step.Nodes) ||
 		len(step.CPUsOnNode) != len(step.Nodes) {
@@ -366,6 +366,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
 		env.stored, env.overcommit, env.mpi = o.spec.Stored, o.spec.Overcommit, o.mpi
+		if pty != nil {
+			env.pty, env.ptyRows, env.ptyCols = true, pty.rows, pty.cols
+		}
 	} else {
 		env.site, env.stored = jobspec.NewSiteOptions(), jobspec.NewStoredOptions()
 	}
@@ -428,6 +431,10 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping}
+	if pty != nil {
+		common.Pty, common.PtyRows, common.PtyCols = true, pty.rows, pty.cols
+		defer pty.follow(relay.sendWinsize)()
+	}
 	launchErr := s.launchStep(ctx, step, common, launches, envs, relay, copts) // launch_fanout.go
 	if s.abortLaunch {
 		fmt.Fprintf(s.stderr, "srun: launch/slurm: launch_p_step_launch: StepId=%d.%d aborted before step completely launched.\n", step.JobID, step.StepID)
@@ -443,6 +450,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	stopSigs := sigs.watch(ctx)
 	exits := relay.wait()
 	stopSigs()
+	pty.restore() // before srun's report, as Slurm's srun does
 
 	relay.mu.Lock()
 	code, signalled := s.report(step, exits, maps.Clone(reported), sigs.givenUp())

@@ -228,6 +228,21 @@ func (r *relay) serve(c net.Conn) {
 	}
 }
 
+// sendWinsize sends srun's terminal's new size to the node running task 0 (srun --pty).
+func (r *relay) sendWinsize(rows, cols uint16) {
+	r.ranksOf(0)
+	node := uint32(0)
+	if len(r.rankNode) > 0 {
+		node = r.rankNode[0]
+	}
+	r.mu.Lock()
+	c := r.conns[node]
+	r.mu.Unlock()
+	if c != nil {
+		stepio.NewWriter(c).Write(stepio.Winsize, node, stepio.WinsizeData(rows, cols))
+	}
+}
+
 // nodeOfRank is the name of the node running global rank.
 func (r *relay) nodeOfRank(rank uint32) string {
 	r.ranksOf(0) // indexes the ranks

@@ -162,6 +162,12 @@ type LaunchTasks struct {
 	// to the tasks (slurmd/pmi), with PMIMapping as PMI_process_mapping. 0: no PMI.
 	PMISize    uint32 `codec:"pmi_size,omitempty"`
 	PMIMapping string `codec:"pmi_mapping,omitempty"`
+	// Pty is srun --pty from a terminal: task 0 runs on a pseudo-terminal of PtyRows by
+	// PtyCols (later sizes follow on the I/O connection), the other tasks' streams go to
+	// /dev/null.
+	Pty     bool   `codec:"pty,omitempty"`
+	PtyRows uint16 `codec:"pty_rows,omitempty"`
+	PtyCols uint16 `codec:"pty_cols,omitempty"`
 }
 
 // SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or

@@ -195,6 +195,9 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	log.Debug("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
+	if m.Pty {
+		out.OnWinsize(func(rows, cols uint16) { step.SetWinsize(stepd.Winsize{Rows: rows, Cols: cols}) })
+	}
 	out.Stdin(stdin)
 	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg, pmi: pmiSrv}, nil
 }
@@ -365,6 +368,17 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 			streamIn = i < len(m.StdIn) && m.StdIn[i] == ""
 			if p := path(m.StdIn, i, rank); p != "" {
 				t.Stdin = stepd.Stdio{Path: p}
+			}
+		}
+		if m.Pty {
+			// srun --pty: task 0 on a terminal that reads srun's input; the others' streams
+			// go nowhere, as in Slurm.
+			null := stepd.Stdio{Path: os.DevNull}
+			t.Stdin, t.Stderr, streamIn = null, null, rank == 0
+			if rank == 0 {
+				t.Pty = &stepd.Winsize{Rows: m.PtyRows, Cols: m.PtyCols}
+			} else {
+				t.Stdout = null
 			}
 		}
 		if streamIn {

@@ -124,6 +124,10 @@ type Task struct {
 	// Inherit, when set, is a descriptor the task keeps open at its own number (the PMI
 	// socket its PMI_FD names); the supervisor closes its copy once the task is forked.
 	Inherit *os.File
+	// Pty, when set, runs the task on a pseudo-terminal of that size (srun --pty): its
+	// stdin, stdout and stderr, and its controlling terminal. What it writes goes to
+	// Stdout.Writer, Stdin.Reader feeds it; Stderr is unused. At most one task has one.
+	Pty *Winsize
 }
 
 // Stdio says where one of a task's standard streams goes. The zero value is /dev/null.

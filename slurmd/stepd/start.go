@@ -220,6 +220,7 @@ type stdio struct {
 	pipes  [3]*os.File
 	reader io.Reader
 	writer [3]io.Writer
+	pty    bool // the child's streams are a pseudo-terminal: it becomes its controlling terminal
 }
 
 // stdoutWriter is where a supervisor writes for the task's standard output before it runs
@@ -320,6 +321,33 @@ func (s *Step) openStdio() ([]*stdio, error) {
 	// Pipes for streams are made as the supervisor: they are not files in the user's name.
 	for i, t := range s.spec.Tasks {
 		st := out[i]
+		if t.Pty != nil {
+			// The terminal's master reads what the task writes, and a duplicate of it
+			// takes the input, so that the end of srun's input does not close the terminal.
+			master, slave, err := openPty(*t.Pty, s.cred.uid, s.cred.gid)
+			if err != nil {
+				return fail(fmt.Errorf("stepd: --pty: %v", err))
+			}
+			in, err := unix.FcntlInt(master.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+			if err != nil {
+				master.Close()
+				slave.Close()
+				return fail(fmt.Errorf("stepd: --pty: %v", err))
+			}
+			st.child = [3]*os.File{slave, slave, slave}
+			st.owned = append(st.owned, slave)
+			st.pipes[1], st.writer[1] = master, t.Stdout.Writer
+			if t.Stdin.Reader != nil {
+				st.pipes[0], st.reader = os.NewFile(uintptr(in), "/dev/ptmx"), t.Stdin.Reader
+			} else {
+				unix.Close(in)
+			}
+			st.pty = true
+			s.mu.Lock()
+			s.ptyMaster = master
+			s.mu.Unlock()
+			continue
+		}
 		if t.Stdin.Reader != nil {
 			r, w, err := os.Pipe()
 			if err != nil {
@@ -407,6 +435,7 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	if s.cred.drop {
 		p.Cred = &taskexec.Cred{UID: s.cred.uid, GID: s.cred.gid, Groups: s.cred.groups}
 	}
+	p.Ctty = st.pty
 	if t.Inherit != nil {
 		p.Inherit = []uintptr{t.Inherit.Fd()}
 		defer t.Inherit.Close() // the task has its own copy once forked
@@ -484,6 +513,11 @@ func (s *Step) startCopies(t *task, st *stdio) {
 // the stream's writer, or a duplicate of the file (the task's own copy is closed after the
 // fork).
 func (s *Step) keepLog(st *stdio) {
+	if st.pty {
+		// The terminal's output is the stream; a duplicate of its slave would keep it open.
+		s.logOut = st.writer[1]
+		return
+	}
 	if w := st.writer[2]; w != nil {
 		s.logOut = w
 		return

@@ -55,6 +55,8 @@ type Step struct {
 	postMu  sync.Mutex // serializes StepSpec.PostTerm
 	logOut  io.Writer  // where the first task's stderr goes, for PostTerm's messages
 	logFile *os.File   // a duplicate of that file, when it is one; closed at the end
+	// ptyMaster is the master of the task's pseudo-terminal (Task.Pty), under mu.
+	ptyMaster *os.File
 }
 
 // Wait blocks until every task has ended and every process the step left is gone, and
@@ -259,6 +261,9 @@ func (s *Step) supervise() {
 	}
 	s.graceLeftovers()
 	s.killTree()
+	s.mu.Lock()
+	s.ptyMaster = nil // finishIO closes it
+	s.mu.Unlock()
 	s.finishIO()
 	s.removeScript()
 	if s.logFile != nil {

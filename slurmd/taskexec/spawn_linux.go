@@ -10,6 +10,7 @@ package taskexec
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -44,6 +45,7 @@ struct orbit_spawn {
 	const int *inherit;   // descriptors the task keeps at their own numbers
 	int ninherit;
 	int setsid;
+	int ctty;             // make stdin (a terminal) the controlling terminal, after setsid
 	int setcred;
 	unsigned int uid, gid;
 	int ngroups;
@@ -95,6 +97,8 @@ static int orbit_taskexec_child(void *arg) {
 		if (dup2(fd[i], i) < 0)
 			goto fail;
 	}
+	if (s->ctty && ioctl(0, TIOCSCTTY, 0) < 0)
+		goto fail;
 	// The child has its own descriptor table (no CLONE_FILES): clearing close-on-exec here
 	// leaves the parent's copy, and every other task's, closed on exec.
 	for (int i = 0; i < s->ninherit; i++) {
@@ -243,6 +247,9 @@ func Start(p *Proc) (int, error) {
 	}
 	if p.Setsid {
 		s.setsid = 1
+	}
+	if p.Ctty {
+		s.ctty = 1
 	}
 	if c := p.Cred; c != nil {
 		s.setcred, s.uid, s.gid, s.ngroups = 1, C.uint(c.UID), C.uint(c.GID), C.int(len(c.Groups))

@@ -33,7 +33,10 @@ type Proc struct {
 	// caller is closed on exec as usual.
 	Inherit []uintptr
 	Setsid  bool
-	Cred    *Cred
+	// Ctty makes the child's stdin, a terminal (srun --pty), its controlling terminal once
+	// Setsid has made it a session leader.
+	Ctty bool
+	Cred *Cred
 	// Rlimits are soft limits the child sets after it has become Cred's user and wired its
 	// streams, just before exec (Slurm's set_user_limits in exec_task); they apply to the
 	// task and everything it starts, and leave the caller's own limits alone.

@@ -29,6 +29,8 @@ type Mux struct {
 	stdin   []io.WriteCloser
 	// fences are the shares' PMI fence handlers, by node id (Share.OnFence).
 	fences map[uint32]func(pairs []byte)
+	// winsize are the shares' terminal-size handlers, by node id (Share.OnWinsize).
+	winsize map[uint32]func(rows, cols uint16)
 }
 
 // NewMux returns the connection for shares node shares of the step whose I/O port is addr.
@@ -137,6 +139,17 @@ func (s *Share) OnFence(fn func(pairs []byte)) {
 	s.m.fences[s.node] = fn
 }
 
+// OnWinsize sets the function that gets srun's new terminal sizes for this share's node
+// (srun --pty).
+func (s *Share) OnWinsize(fn func(rows, cols uint16)) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	if s.m.winsize == nil {
+		s.m.winsize = map[uint32]func(uint16, uint16){}
+	}
+	s.m.winsize[s.node] = fn
+}
+
 // read takes srun's frames until the end of the connection: Stdin frames are copied to ws
 // until StdinEOF (then ws are closed; a writer that fails, its task having closed its
 // input, gets no more), PMI frames go to the shares' fence handlers.
@@ -167,6 +180,13 @@ func (m *Mux) read(ws []io.WriteCloser) {
 			m.mu.Unlock()
 			if fn != nil {
 				fn(pairs) // each share copies what it keeps; pairs is not changed after
+			}
+		case Winsize:
+			m.mu.Lock()
+			fn := m.winsize[f.Rank]
+			m.mu.Unlock()
+			if rows, cols, ok := WinsizeOf(f.Data); ok && fn != nil {
+				fn(rows, cols)
 			}
 		case Stdin:
 			open := ws[:0]

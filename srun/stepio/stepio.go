@@ -57,6 +57,9 @@ const (
 	// PMIAbort: node → srun, task rank asked PMI to abort the step (MPI_Abort); data is its
 	// exit code (uint32).
 	PMIAbort byte = 13
+	// Winsize: srun → node, srun's terminal changed size (srun --pty); rank is the node id,
+	// data the rows and columns (two uint16).
+	Winsize byte = 14
 )
 
 // MaxData bounds one frame's data, so a peer cannot make the other allocate without limit.
@@ -142,7 +145,7 @@ func (r *Reader) Read() (Frame, error) {
 		return Frame{}, err
 	}
 	f := Frame{Type: h[0], Rank: binary.BigEndian.Uint32(h[1:])}
-	if f.Type < Hello || f.Type > PMIAbort {
+	if f.Type < Hello || f.Type > Winsize {
 		return Frame{}, fmt.Errorf("%w: unknown type %d", ErrFrame, f.Type)
 	}
 	n := binary.BigEndian.Uint32(h[5:])
@@ -170,4 +173,17 @@ func ExitStatus(data []byte) (uint32, error) {
 		return 0, fmt.Errorf("%w: exit status of %d bytes", ErrFrame, len(data))
 	}
 	return binary.BigEndian.Uint32(data), nil
+}
+
+// WinsizeData encodes a terminal size for a Winsize frame.
+func WinsizeData(rows, cols uint16) []byte {
+	return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(nil, rows), cols)
+}
+
+// WinsizeOf decodes a Winsize frame's data.
+func WinsizeOf(data []byte) (rows, cols uint16, ok bool) {
+	if len(data) != 4 {
+		return 0, 0, false
+	}
+	return binary.BigEndian.Uint16(data), binary.BigEndian.Uint16(data[2:]), true
 }
