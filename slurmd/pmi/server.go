@@ -57,13 +57,15 @@ type Server struct {
 	attrSet *sync.Cond        // signalled when one is put
 	conns   []net.Conn
 	closed  bool
+	closing chan struct{} // closed by Close: tasks waiting in a fence give up
 	wg      sync.WaitGroup
 }
 
 // NewServer returns a server for st; the step's PMI_process_mapping is in its space from
 // the start (PMI-1 clients read it with get).
 func NewServer(st Step) *Server {
-	s := &Server{st: st, kvs: map[string]string{}, attrs: map[string]string{}, cur: &fenceRound{done: make(chan struct{})}}
+	s := &Server{st: st, kvs: map[string]string{}, attrs: map[string]string{}, cur: &fenceRound{done: make(chan struct{})},
+		closing: make(chan struct{})}
 	s.attrSet = sync.NewCond(&s.mu)
 	if st.Mapping != "" {
 		s.kvs["PMI_process_mapping"] = st.Mapping
@@ -130,6 +132,9 @@ func (s *Server) Env(local int, fd uintptr) []string {
 // for the other nodes fails.
 func (s *Server) Close() {
 	s.mu.Lock()
+	if !s.closed {
+		close(s.closing)
+	}
 	s.closed = true
 	for _, c := range s.conns {
 		c.Close()
@@ -138,6 +143,9 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	s.wg.Wait()
 }
+
+// errClosed fails a fence still waiting for the node's other tasks when the server closes.
+var errClosed = errors.New("the step ended before the fence completed")
 
 // errTaskDone ends a task's session without an error worth logging (finalize).
 var errTaskDone = errors.New("pmi: task done")
@@ -254,8 +262,12 @@ func (s *Server) fence() error {
 	s.entered++
 	if s.entered < len(s.st.Ranks) {
 		s.mu.Unlock()
-		<-g.done
-		return g.err
+		select {
+		case <-g.done:
+			return g.err
+		case <-s.closing:
+			return errClosed
+		}
 	}
 	puts := s.puts
 	s.puts, s.entered, s.cur = nil, 0, &fenceRound{done: make(chan struct{})}

@@ -207,3 +207,20 @@ func TestAbort_CallsTheStepsAbort(t *testing.T) {
 		t.Fatal("abort not reported")
 	}
 }
+
+// A task waiting in a fence for a node-mate that never comes (it exited) does not keep the
+// server from closing at the step's end.
+func TestClose_EndsAWaitingFence(t *testing.T) {
+	s := NewServer(Step{JobID: 1, Size: 2, Ranks: []uint32{0, 1}})
+	a := dial(t, s, 0)
+	a.pmi1("cmd=init pmi_version=1 pmi_subversion=1")
+	io.WriteString(a.c, "cmd=barrier_in\n")
+	time.Sleep(50 * time.Millisecond)
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return while a task waited in a fence")
+	}
+}
