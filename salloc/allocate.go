@@ -42,6 +42,7 @@ func (s *session) jobDesc() wire.JobDesc {
 		d.Shared = int32(jobspec.SharedNone)
 	}
 	cmdclient.StoredDesc(&d, js)
+	cmdclient.SignalDesc(&d, js)
 	if js.MinCPUs != jobspec.NoVal {
 		d.MinCPUs = js.MinCPUs
 	}

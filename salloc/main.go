@@ -126,7 +126,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		name  string
 	}{
 		{js.Exclusive == jobspec.SharedOK, "--oversubscribe"}, {js.Exclusive == jobspec.SharedUser, "--exclusive=user"},
-		{js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"}, {js.Signal != nil, "--signal"},
+		{js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		{js.GetUserEnv, "--get-user-env"},
 		// Site options that change placement: salloc does not check them against the nodes'
 		// shapes as sbatch does (the ones that only travel in the environment are accepted).

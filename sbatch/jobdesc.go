@@ -75,15 +75,7 @@ func jobDesc(js *jobspec.JobSpec, env, fileEnv []string, host string, pid int) *
 	if !js.Deadline.IsZero() {
 		d.Deadline = js.Deadline.Unix()
 	}
-	if s := js.Signal; s != nil {
-		d.SignalNumber, d.SignalTime = int32(s.Number), int32(s.Time)
-		if s.Batch {
-			d.SignalFlags |= 1
-		}
-		if s.Reserv {
-			d.SignalFlags |= 2
-		}
-	}
+	cmdclient.SignalDesc(d, js)
 	if js.ScriptPath != "" {
 		// Slurm records the script as an absolute path (scontrol's Command=).
 		p := js.ScriptPath

@@ -517,6 +517,7 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 	}
 	if o.spec != nil {
 		cmdclient.StoredDesc(&d, o.spec)
+		cmdclient.SignalDesc(&d, o.spec) // inside an allocation srun --signal does nothing, as in Slurm
 	}
 	if d.Name == "" && len(o.argv) > 0 {
 		d.Name = o.argv[0]

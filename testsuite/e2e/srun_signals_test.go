@@ -170,3 +170,15 @@ func TestSrunWait(t *testing.T) {
 		t.Errorf("srun -W 1: exit %d, stdout %q, stderr %q; want 137, nothing, the step cancelled", code, out, errOut)
 	}
 }
+
+// TestSrun_WarnSignal: srun --signal=USR1@55 with a one-minute limit asks the controller,
+// as sbatch --signal does, to signal the tasks 55 seconds before the limit (Slurm's
+// warn_signal in the job it allocates).
+func TestSrun_WarnSignal(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	out, errOut, code := c.Run(t, "srun", "-t", "1", "--signal=USR1@55", "bash", "-c", `trap "echo got USR1; exit 0" USR1; sleep 50 & wait`)
+	if code != 0 || out != "got USR1\n" || errOut != "" {
+		t.Errorf("srun --signal: exit %d, stdout %q, stderr %q; want the task to get SIGUSR1", code, out, errOut)
+	}
+}
