@@ -162,7 +162,12 @@ func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error
 	return s.c.Call(ctx, t, req, resp)
 }
 
+// info prints one of salloc's informational lines, which -Q/--quiet suppresses (Slurm logs
+// them with info(), below -Q's level).
 func (s *session) info(format string, a ...any) {
+	if s.js != nil && s.js.Quiet {
+		return
+	}
 	fmt.Fprintf(s.stderr, "salloc: "+format+"\n", a...)
 }
 
