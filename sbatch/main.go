@@ -127,9 +127,10 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sbatch: %s\n", rep.UserMessage)
 	}
 	switch {
+	case js.Quiet: // -Q silences --parsable's id too, as in Slurm's sbatch
 	case js.Parsable:
 		fmt.Fprintf(stdout, "%d\n", rep.JobID)
-	case !js.Quiet:
+	default:
 		fmt.Fprintf(stdout, "Submitted batch job %d\n", rep.JobID)
 	}
 	if js.Wait {

@@ -291,3 +291,17 @@ func TestScancel_BatchJobWithStep(t *testing.T) {
 		}
 	}
 }
+
+// TestSbatch_QuietParsable: -Q silences sbatch's job id even with --parsable, as the
+// reference's sbatch does; the job still runs.
+func TestSbatch_QuietParsable(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	out, errOut, code := c.Run(t, "sbatch", "-Q", "--parsable", "-J", "e2e_quiet", "--wrap", "true")
+	if code != 0 || out != "" || errOut != "" {
+		t.Fatalf("sbatch -Q --parsable: exit %d, stdout %q, stderr %q; want nothing", code, out, errOut)
+	}
+	o, _, _ := c.Run(t, "squeue", "-h", "-t", "all", "-n", "e2e_quiet", "-o", "%j")
+	if o != "e2e_quiet\n" {
+		t.Errorf("squeue lists %q; want the quietly submitted job", o)
+	}
+}
