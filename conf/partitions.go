@@ -301,8 +301,9 @@ func validPreemptMode(s string) bool {
 	return ok
 }
 
-// atoul reads s as C's strtoul does in base 10: leading blanks, a sign, then the leading
-// digits (none is 0); beyond 64 bits it saturates, and a minus sign negates modulo 2^64.
+// atoul reads s as Slurm's slurm_atoul (C's strtoul in base 10) does: leading blanks, a
+// sign, then the leading digits (none is 0); beyond 64 bits it saturates, and a minus sign
+// negates modulo 2^64. (values.go's strtoul is base 0, as Slurm's key parser reads numbers.)
 func atoul(s string) uint64 {
 	s = strings.TrimLeft(s, " \t\n\v\f\r")
 	neg := false

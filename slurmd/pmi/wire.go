@@ -55,9 +55,6 @@ func parsePMI1(line string) (string, map[string]string) {
 func readPMI2(r *bufio.Reader) (string, map[string]string, error) {
 	var head [6]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
-		if err == io.ErrUnexpectedEOF {
-			return "", nil, err
-		}
 		return "", nil, err
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(string(head[:])))
