@@ -434,6 +434,9 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(c.timeStr(j.LastSchedEval))
 	if j.SchedBackfill {
 		r.s(" Scheduler=Backfill")
+		if st.IsPending() {
+			r.s(":*") // marked by the last backfill pass, as Slurm's job-info unpacking flags it
+		}
 	} else {
 		r.s(" Scheduler=Main")
 	}
@@ -452,6 +455,10 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.nl()
 	r.s("NodeList=")
 	r.s(sortedHostlist(j.NodeList))
+	if j.SchedNodes != "" {
+		r.s(" SchedNodeList=")
+		r.s(j.SchedNodes)
+	}
 	r.nl()
 	if j.BatchHost != "" {
 		r.s("BatchHost=")

@@ -42,6 +42,7 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		NodeList:       j.NodeList,
 		ReqNodes:       j.ReqNodes,
 		ExcNodes:       j.ExcNodes,
+		SchedNodes:     j.SchedNodes,
 		BatchHost:      j.BatchHost,
 		AllocNode:      j.AllocNode,
 		BatchFlag:      j.BatchFlag,

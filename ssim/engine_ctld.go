@@ -14,10 +14,11 @@ import (
 	"github.com/orbit-hpc/orbit/slurmctld/ctld"
 )
 
-// simOrigin is the virtual Unix time of a trace's second 0. Any fixed time would do; a
-// recent one keeps every time the controller stores positive and plausible (0 means "not
-// yet" for a start or end time).
-const simOrigin = 1_000_000_000
+// simOrigin is the virtual Unix time of a trace's second 0. A recent time keeps every time
+// the controller stores positive and plausible (0 means "not yet" for a start or end time);
+// a whole hour makes backfill's bf_resolution slots (rounded Unix times) start at the
+// trace's second 0, as the harness engine's do.
+const simOrigin = 999_993_600
 
 // ctldEngine drives the real controller (slurmctld/ctld's Sim) in virtual time: each trace
 // job is submitted through the controller's submit handler at its submit time; the

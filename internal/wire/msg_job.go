@@ -223,7 +223,8 @@ type JobInfo struct {
 	// Fields scontrol show job prints that the ones above do not carry.
 	TRES          string `codec:"tres"`            // allocated TRES while running, else requested ("cpu=2,node=1,billing=2")
 	LastSchedEval int64  `codec:"last_sched_eval"` // when the scheduler last looked at the job
-	SchedBackfill bool   `codec:"sched_backfill"`  // the backfill pass started it (Scheduler=Backfill)
+	SchedBackfill bool   `codec:"sched_backfill"`  // the backfill pass started it, or looked at it last while it pends (Scheduler=Backfill)
+	SchedNodes    string `codec:"sched_nodes"`     // where backfill expects a pending job to start (SchedNodeList=)
 	MinCPUsNode   uint32 `codec:"min_cpus_node"`
 	Network       string `codec:"network"`
 	Features      string `codec:"features"` // --constraint as the controller keeps it ("" = (null))

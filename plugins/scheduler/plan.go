@@ -16,6 +16,10 @@ type Plan struct {
 	Reasons []PendingReason `codec:"reasons"`
 	// Stats describe the cycle for sdiag (backfill section); optional.
 	Stats CycleStats `codec:"stats"`
+	// BackfillEvaluated are the pending jobs looked at by the backfill pass that ended with
+	// this plan (Slurm's BACKFILL_SCHED mark): until the next main pass, scontrol shows them
+	// as Scheduler=Backfill:* with the pass's time as LastSchedEval. Optional.
+	BackfillEvaluated []uint32 `codec:"backfill_evaluated"`
 }
 
 // Start starts an eligible pending job now on the given nodes, with CPUs[i] CPUs and Mem MiB

@@ -151,10 +151,14 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		info.StartTime = j.EligibleTime
 		info.EndTime = expectedEnd(j, info.StartTime) // job_times.go
 	}
-	if start, _, ok := c.expectedStart(j.JobID); ok && j.state().IsPending() && start > info.StartTime {
-		// Backfill's expected start (squeue --start), as Slurm's backfill stamps it on the job.
-		info.StartTime = start
-		info.EndTime = expectedEnd(j, start)
+	if start, nodes, ok := c.expectedStart(j.JobID); ok && j.state().IsPending() {
+		// Backfill's expected start and nodes (squeue --start), as Slurm's backfill stamps
+		// them on the job.
+		info.SchedNodes = hostlist.Compress(nodes)
+		if start > info.StartTime {
+			info.StartTime = start
+			info.EndTime = expectedEnd(j, start)
+		}
 	}
 	return info
 }

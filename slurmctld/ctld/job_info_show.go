@@ -36,11 +36,14 @@ func (c *Controller) jobInfoExtra(j *jobRecord, d *wire.JobDesc, info *wire.JobI
 	if !(s.IsPending() && j.Priority == 0) && !(s.Base() == states.JobFailed && j.Reason == uint32(states.FailBadConstraints)) {
 		info.AccrueTime = info.EligibleTime // 0 (Unknown) for a job still waiting on a dependency
 	}
-	// LastSchedEval: Orbit's scheduler does not stamp each job it looks at; the last event at
-	// which it certainly did is the start (running jobs) or the submission (pending ones).
+	// LastSchedEval: a job that ran was last looked at when it started; a pending one when
+	// the last scheduler pass that reached it ran (sched_eval.go).
 	info.LastSchedEval = j.SubmitTime
 	if j.StartTime != 0 && !s.IsPending() {
 		info.LastSchedEval = j.StartTime
+	}
+	if s.IsPending() && !s.IsCompleting() {
+		info.LastSchedEval, info.SchedBackfill = c.plug.eval.pending(j)
 	}
 	info.TRES = c.jobTRES(j)
 	jobInfoSite(d, info)

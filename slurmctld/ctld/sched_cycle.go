@@ -23,6 +23,10 @@ type schedPlugin struct {
 	// descs are the plan's reason texts of pending jobs (Slurm's state_desc, shown in place
 	// of the reason's name while the job keeps that reason), guarded by c.mu.
 	descs map[uint32]string
+	// woken says the cycle about to run was asked for by an event, not the timer (schedLoop).
+	woken bool
+	// eval is when the schedulers last looked at pending jobs (sched_eval.go), guarded by c.mu.
+	eval schedEval
 }
 
 // close closes a plugin that is an io.Closer (the plugin host kills its process).
@@ -123,6 +127,7 @@ func (c *Controller) planCycle() {
 
 	c.mu.Lock()
 	starts, more := c.applyPlan(plan, cur, now)
+	c.plug.eval.note(plan, now, c.plug.woken, c.pace.fullInterval)
 	c.mu.Unlock()
 	if more {
 		c.wake() // an array started a task and has more pending: the next one next cycle

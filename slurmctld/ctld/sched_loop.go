@@ -29,6 +29,7 @@ func (c *Controller) schedLoop() {
 	defer tick.Stop()
 	var (
 		urgent, batch bool          // wakes not served yet
+		woken         bool          // one of them came from an event, not the timer
 		lastEnd       time.Time     // when the last cycle ended
 		lastBatch     time.Time     // when the last cycle serving batch submits started
 		lastTook      time.Duration // how long the last cycle took
@@ -60,6 +61,7 @@ func (c *Controller) schedLoop() {
 					lastBatch = start
 				}
 				urgent, batch = false, false
+				c.plug.woken, woken = woken, false
 				served := c.cycles.begin()
 				c.recalcPriorities()
 				c.stats.cycle(c, c.planCycle) // the plugin's plan, verified (sched_cycle.go); sdiag's statistics
@@ -73,9 +75,9 @@ func (c *Controller) schedLoop() {
 		case <-c.ctx.Done():
 			return
 		case <-c.kick:
-			urgent = true
+			urgent, woken = true, true
 		case <-c.batchKick:
-			batch = true
+			batch, woken = true, true
 		case <-tick.C:
 			urgent = true
 		case <-timerC:

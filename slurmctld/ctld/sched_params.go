@@ -30,6 +30,9 @@ type schedPacing struct {
 	// only as long as the last pass took times batchDutyFactor (so a lone submit on a quiet
 	// cluster is scheduled at once).
 	deferAll bool
+	// fullInterval is sched_interval in seconds: how often Slurm's main scheduler runs
+	// unprompted (-1: never), which is when it stamps the jobs it looks at (sched_eval.go).
+	fullInterval int64
 }
 
 // parseSchedPacing reads the pacing options out of SchedulerParameters. A bad value is an
@@ -40,6 +43,7 @@ func parseSchedPacing(s string) (schedPacing, error) {
 	params, err := scheduler.ParseParams(s)
 	p.minInterval = time.Duration(params.SchedMinInterval) * time.Microsecond
 	p.deferAll = params.Defer
+	p.fullInterval = int64(params.SchedInterval)
 	for _, opt := range strings.Split(s, ",") {
 		key, val, ok := strings.Cut(strings.TrimSpace(opt), "=")
 		if !ok || !strings.EqualFold(strings.TrimSpace(key), "batch_sched_delay") {

@@ -12,13 +12,14 @@ func TestParseSchedPacing(t *testing.T) {
 		want    schedPacing
 		wantErr string
 	}{
-		{"", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second}, ""},
+		{"", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second, fullInterval: 60}, ""},
 		{"sched_min_interval=500000,batch_sched_delay=10,defer",
-			schedPacing{minInterval: 500 * time.Millisecond, batchDelay: 10 * time.Second, deferAll: true}, ""},
-		{"bf_interval=30, Batch_Sched_Delay=0", schedPacing{minInterval: 2 * time.Microsecond}, ""},
-		{"batch_sched_delay=-1", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second}, "batch_sched_delay: -1"},
-		{"batch_sched_delay=soon", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second}, `batch_sched_delay: "soon"`},
-		{"sched_min_interval=x,batch_sched_delay=", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second}, "sched_min_interval"},
+			schedPacing{minInterval: 500 * time.Millisecond, batchDelay: 10 * time.Second, deferAll: true, fullInterval: 60}, ""},
+		{"bf_interval=30, Batch_Sched_Delay=0", schedPacing{minInterval: 2 * time.Microsecond, fullInterval: 60}, ""},
+		{"sched_interval=-1", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second, fullInterval: -1}, ""},
+		{"batch_sched_delay=-1", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second, fullInterval: 60}, "batch_sched_delay: -1"},
+		{"batch_sched_delay=soon", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second, fullInterval: 60}, `batch_sched_delay: "soon"`},
+		{"sched_min_interval=x,batch_sched_delay=", schedPacing{minInterval: 2 * time.Microsecond, batchDelay: 3 * time.Second, fullInterval: 60}, "sched_min_interval"},
 	} {
 		got, err := parseSchedPacing(tc.in)
 		if got != tc.want {

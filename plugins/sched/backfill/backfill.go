@@ -149,6 +149,7 @@ func (b *Backfill) endPass(plan *scheduler.Plan, ps *pass, now int64) {
 	plan.Stats.Backfill = true
 	plan.Stats.Depth, plan.Stats.DepthTry = uint32(ps.depth), uint32(ps.tried)
 	plan.Stats.TableSize = uint32(ps.tl.table.recs)
+	plan.BackfillEvaluated = ps.evaluated
 }
 
 // busy is resources held over [start, end): a running job, a start of this cycle or a

@@ -101,10 +101,14 @@ func TestBackfill_LongJobDoesNotDelay(t *testing.T) {
 			r3 = &p.Reservations[i]
 		}
 	}
-	if r3 == nil || r3.StartTime != t0+2*3600 {
-		t.Fatalf("job 3 should be reserved after job 2 ends (t0+7200): %+v", p.Reservations)
+	if r3 == nil || r3.StartTime != resvEnd(t0+2*3600) {
+		t.Fatalf("job 3 should be reserved after job 2's reservation ends (t0+7200 rounded down to bf_resolution): %+v", p.Reservations)
 	}
 }
+
+// resvEnd is where a reservation ending at t ends in the backfill map: rounded down to
+// bf_resolution (60 s by default), as Slurm's map books it.
+func resvEnd(t int64) int64 { return t / 60 * 60 }
 
 func TestBackfill_ReservationsOrdered(t *testing.T) {
 	s := cluster(1, 4)
@@ -117,7 +121,11 @@ func TestBackfill_ReservationsOrdered(t *testing.T) {
 		t.Fatalf("want 4 reservations, got %+v", p.Reservations)
 	}
 	for i, r := range p.Reservations {
-		if want := int64(t0 + 600*(i+1)); r.JobID != uint32(i+2) || r.StartTime != want {
+		want := resvEnd(t0 + 600*int64(i+1)) // behind the previous reservation
+		if i == 0 {
+			want = t0 + 600 // behind the running job: its true end
+		}
+		if r.JobID != uint32(i+2) || r.StartTime != want {
 			t.Errorf("reservation %d: job %d at %d, want job %d at %d", i, r.JobID, r.StartTime, i+2, want)
 		}
 	}
@@ -193,5 +201,25 @@ func TestBackfill_SeveralPartitions(t *testing.T) {
 	st := started(p, 3)
 	if st == nil || !st.Backfilled || st.Partition != "p" || st.Nodes[0] != "n2" {
 		t.Fatalf("job 3 (q or p) not backfilled into p on n2: %+v", p.Starts)
+	}
+}
+
+// A reservation holds its nodes whole, as Slurm's map books node bitmaps: job 3 would fit
+// beside job 2's reserved CPUs, but not on a node reserved for job 2, so it waits until
+// job 2's reservation ends (rounded down to bf_resolution) instead of starting now.
+func TestBackfill_ReservationHoldsWholeNodes(t *testing.T) {
+	s := cluster(1, 4)
+	s.Jobs = []scheduler.Job{running(1, []string{"n1"}, 2, t0, 10), job(2, 100, 1, 3, 10), job(3, 10, 1, 1, 30)}
+	p := schedule(t, s)
+	if st := started(p, 3); st != nil {
+		t.Fatalf("job 3 started beside job 2's reservation on n1: %+v", st)
+	}
+	want := []scheduler.Reservation{{JobID: 2, StartTime: t0 + 600, Nodes: []string{"n1"}},
+		{JobID: 3, StartTime: resvEnd(t0 + 1200), Nodes: []string{"n1"}}}
+	if fmt.Sprint(p.Reservations) != fmt.Sprint(want) {
+		t.Fatalf("reservations %+v, want %+v", p.Reservations, want)
+	}
+	if fmt.Sprint(p.BackfillEvaluated) != "[2 3]" {
+		t.Errorf("BackfillEvaluated %v, want [2 3]", p.BackfillEvaluated)
 	}
 }

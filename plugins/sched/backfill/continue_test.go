@@ -142,7 +142,7 @@ func TestBackfill_PriorityTier(t *testing.T) {
 	s.Jobs = append(s.Jobs, low)
 	p := schedule(t, s)
 	if len(p.Reservations) != 2 || p.Reservations[0].JobID != 3 || p.Reservations[0].StartTime != t0+3600 ||
-		p.Reservations[1].JobID != 2 || p.Reservations[1].StartTime != t0+7200 {
+		p.Reservations[1].JobID != 2 || p.Reservations[1].StartTime != resvEnd(t0+7200) {
 		t.Fatalf("the tier-2 job should have the first reservation: %+v", p.Reservations)
 	}
 }

@@ -20,7 +20,8 @@ type pass struct {
 	perUser        map[uint32]int  // jobs tested per user (bf_max_job_user)
 	nStarts        int             // jobs this pass started (bf_max_job_start)
 	resv           []scheduler.Reservation
-	depth, tried   int // jobs looked at (bf_last_depth) and node-tested (bf_last_depth_try)
+	evaluated      []uint32 // jobs looked at, in order (Plan.BackfillEvaluated)
+	depth, tried   int      // jobs looked at (bf_last_depth) and node-tested (bf_last_depth_try)
 }
 
 // segment is what one Schedule call's share of a pass decided.
@@ -129,6 +130,7 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 			continue
 		}
 		ps.depth++
+		ps.evaluated = append(ps.evaluated, j.ID)
 		fits := 0
 		for _, name := range names {
 			if part := b.m.Partition(name); part != nil && capacity.FitsEver(j, part) {
@@ -183,7 +185,11 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 			continue // too young or too low to hold resources for
 		}
 		ps.resv = append(ps.resv, scheduler.Reservation{JobID: j.ID, StartTime: at, Nodes: a.Nodes})
-		ps.tl.hold(busy{start: at, end: at + max(lim, res), alloc: a, exclusive: j.Exclusive}, ps.now)
+		// Slurm's map books a reservation as whole nodes over its window rounded down to
+		// bf_resolution (at least one slot): nothing else may use those nodes meanwhile, and
+		// a job reserved behind it may start at the rounded end.
+		rs := at / res * res
+		ps.tl.hold(busy{start: rs, end: max((at+lim)/res*res, rs+res), alloc: a, exclusive: true}, ps.now)
 	}
 	seg.done = true
 	return seg
