@@ -524,6 +524,8 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 	}
 	if o.nodes > 0 {
 		d.MinNodes = o.nodes
+	} else if o.nodesSet && o.spec != nil && o.spec.MinNodes == 0 {
+		d.MinNodes = 0 // -N 0: the controller refuses it, as Slurm's does
 	}
 	if o.ntasks > 0 {
 		d.NumTasks = o.ntasks

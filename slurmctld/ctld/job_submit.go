@@ -136,6 +136,11 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		SubmitTime: now,
 	}
 
+	if d.MinNodes == 0 && (d.MaxNodes == 0 || d.MaxNodes == wire.NoVal) && !d.Hold {
+		// -N 0: Slurm allows a zero-node job only to stage a burst buffer, which Orbit has
+		// not; its submit-time node selection refuses it, which a held job skips.
+		return nil, slurmErr(errnoInvalidNodeCount)
+	}
 	j.MinNodes = d.MinNodes
 	if j.MinNodes == wire.NoVal || j.MinNodes == 0 {
 		j.MinNodes = 1
