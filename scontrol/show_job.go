@@ -38,7 +38,7 @@ func (c *cli) showJob(_ string, val *string, _ []string) {
 	// The listing of a large queue is garbage only once printed: collecting it early and
 	// often only costs time.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	req := &wire.JobInfoRequest{ShowAll: c.all, Packed: true}
+	req := &wire.JobInfoRequest{ShowAll: c.all, Packed: true, PackedRefs: true}
 	if want != 0 {
 		req.JobIDs = []uint32{want}
 	}

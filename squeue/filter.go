@@ -21,7 +21,7 @@ func (p *params) request() *wire.JobInfoRequest {
 	if p.steps {
 		return req // steps are selected by their own rules (selectsStep)
 	}
-	req.Packed = true
+	req.Packed, req.PackedRefs = true, true
 	// Slurm asks for a single job alone, and reports one that does not exist.
 	for _, s := range p.jobs {
 		if !slices.Contains(req.JobIDs, s.id) {

@@ -135,6 +135,9 @@ type JobInfoRequest struct {
 	// Packed asks for the jobs in JobInfoReply.Packed instead of Jobs (decode them with
 	// UnpackJobInfos): much cheaper for both ends with a large queue. Ignored with Steps.
 	Packed bool `codec:"packed"`
+	// PackedRefs says the client reads string references in a packed list (JobInfoPacker):
+	// the controller then names each repeated string once. Older clients leave it false.
+	PackedRefs bool `codec:"packed_refs"`
 
 	// Filters the controller applies before building the reply, so squeue's -t, -u, -p, -n
 	// and -w do not ship the whole queue. Each only narrows; empty means no filter. They mirror

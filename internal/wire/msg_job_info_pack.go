@@ -94,8 +94,39 @@ func buildPackLayout() *packLayout {
 // ErrBadPacked reports a packed job list that is not what AppendJobInfo writes.
 var ErrBadPacked = errors.New("wire: malformed packed job list")
 
-// AppendJobInfo appends j's packed encoding (one msgpack map) to b.
-func AppendJobInfo(b []byte, j *JobInfo) []byte {
+// A queue's jobs repeat their strings (working directories, commands, output paths,
+// accounts), so a packed list may name each once: every string field value of at least
+// packRefMin bytes written out whole joins the list's string table, until it holds
+// packRefMax strings, and a later field holding the same string may instead write its
+// index in that table as a msgpack integer. A reader builds the same table as it reads
+// (unknown fields included), so references need no table of their own on the wire. For a
+// 100,000-job queue this roughly halves the reply the controller holds while it answers.
+const (
+	packRefMin = 8
+	packRefMax = 1 << 16
+)
+
+// JobInfoPacker appends the jobs of one packed list, writing repeated strings as
+// references; only for a client that asked for them (JobInfoRequest.PackedRefs). Its zero
+// value is ready to use; use one per list.
+type JobInfoPacker struct {
+	refs map[string]uint32
+}
+
+// Append appends j's packed encoding to b, the list's header and earlier jobs.
+func (p *JobInfoPacker) Append(b []byte, j *JobInfo) []byte {
+	if p.refs == nil {
+		p.refs = map[string]uint32{}
+	}
+	return appendJobInfo(b, j, p.refs)
+}
+
+// AppendJobInfo appends j's packed encoding (one msgpack map) to b, every string whole.
+func AppendJobInfo(b []byte, j *JobInfo) []byte { return appendJobInfo(b, j, nil) }
+
+// appendJobInfo appends j's packed encoding; with refs (the list's string table so far) it
+// writes a repeated string as its index and adds new long ones to the table.
+func appendJobInfo(b []byte, j *JobInfo, refs map[string]uint32) []byte {
 	base := unsafe.Pointer(j)
 	// A map16 header whatever the count (legal msgpack), patched once the fields are
 	// written, so the struct is walked once.
@@ -119,7 +150,17 @@ func AppendJobInfo(b []byte, j *JobInfo) []byte {
 		case packBool:
 			b = append(b, 0xc3) // only true is written
 		case packString:
-			b = appendStr(b, *(*string)(p))
+			s := *(*string)(p)
+			if refs != nil && len(s) >= packRefMin {
+				if k, ok := refs[s]; ok {
+					b = appendUint(b, uint64(k))
+					continue
+				}
+				if len(refs) < packRefMax {
+					refs[s] = uint32(len(refs))
+				}
+			}
+			b = appendStr(b, s)
 		case packUint32s:
 			s := *(*[]uint32)(p)
 			b = appendArrayLen(b, len(s))
@@ -331,7 +372,30 @@ type packReader struct {
 	s      string
 	i      int
 	layout *packLayout
-	fields []int // the reply's key table resolved to layout.fields indexes
+	fields []int    // the reply's key table resolved to layout.fields indexes
+	table  []string // the list's strings so far that later fields may refer to
+}
+
+// strField reads a string field's value: a string, which joins the table when long enough,
+// or a reference to one read before.
+func (r *packReader) strField() (string, error) {
+	if r.i < len(r.s) {
+		if c := r.s[r.i]; c < 0x80 || (c >= 0xcc && c <= 0xcf) {
+			k, err := r.int()
+			if err != nil {
+				return "", err
+			}
+			if k >= uint64(len(r.table)) {
+				return "", r.errf("string reference %d outside the %d strings read", k, len(r.table))
+			}
+			return r.table[k], nil
+		}
+	}
+	s, err := r.str()
+	if err == nil && len(s) >= packRefMin && len(r.table) < packRefMax {
+		r.table = append(r.table, s)
+	}
+	return s, err
 }
 
 // maxSkipDepth bounds nested values skipped under an unknown key.
@@ -395,6 +459,11 @@ func (r *packReader) containerLen(fix, fixMask, c16, c32 byte) (int, error) {
 		return 0, err
 	}
 	return int(n), nil
+}
+
+// isStrType says whether c starts a msgpack string (or bin), as packReader.str reads them.
+func isStrType(c byte) bool {
+	return c&0xe0 == 0xa0 || (c >= 0xd9 && c <= 0xdb) || (c >= 0xc4 && c <= 0xc6)
 }
 
 func (r *packReader) arrayLen() (int, error) { return r.containerLen(0x90, 0x0f, 0xdc, 0xdd) }
@@ -559,7 +628,12 @@ func (r *packReader) jobInfo(j *JobInfo) error {
 		}
 		idx := r.fields[key]
 		if idx < 0 {
-			if err := r.skip(0); err != nil {
+			// A field this build does not know: a string in it still joins the table.
+			if r.i < len(r.s) && isStrType(r.s[r.i]) {
+				if _, err := r.strField(); err != nil {
+					return err
+				}
+			} else if err := r.skip(0); err != nil {
 				return err
 			}
 			continue
@@ -587,7 +661,7 @@ func (r *packReader) jobInfo(j *JobInfo) error {
 			}
 			*(*bool)(p) = v
 		case packString:
-			v, err := r.str()
+			v, err := r.strField()
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}

@@ -52,6 +52,53 @@ func TestJobInfoPack_RoundTrip(t *testing.T) {
 	}
 }
 
+// TestJobInfoPack_Refs: with a JobInfoPacker, a repeated long string is written once and
+// referred to after; the list reads back the same and is smaller than written whole.
+func TestJobInfoPack_Refs(t *testing.T) {
+	jobs := []JobInfo{fullJobInfo(), fullJobInfo(), {JobID: 7, WorkDir: "/home/alice/run1", Name: "short"},
+		{JobID: 8, WorkDir: "/home/alice/run1", StdOut: "/home/alice/run1", Name: "short"}, fullJobInfo()}
+	whole := AppendJobInfoListHeader(nil, len(jobs))
+	refd := AppendJobInfoListHeader(nil, len(jobs))
+	var p JobInfoPacker
+	for i := range jobs {
+		whole = AppendJobInfo(whole, &jobs[i])
+		refd = p.Append(refd, &jobs[i])
+	}
+	got, err := UnpackJobInfos(refd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, jobs) {
+		t.Errorf("round trip with references:\n got %+v\nwant %+v", got, jobs)
+	}
+	if len(refd)*2 > len(whole) {
+		t.Errorf("with references %d bytes, whole %d: repeated strings were not referred to", len(refd), len(whole))
+	}
+}
+
+// TestJobInfoPack_RefsPastUnknownField: a string in a field the reader does not know still
+// joins the table, so references after it point where the sender meant.
+func TestJobInfoPack_RefsPastUnknownField(t *testing.T) {
+	// Key table: an unknown field, then name; job 1 sets both, job 2 refers to each.
+	b := []byte{0x93, 0x92, 0xa5, 'z', 'z', 'z', 'z', 'z', 0xa4, 'n', 'a', 'm', 'e'}
+	b = append(b, 0x82, 0x00, 0xa8)
+	b = append(b, "unknown1"...)
+	b = append(b, 0x01, 0xa9)
+	b = append(b, "jobname12"...)
+	b = append(b, 0x82, 0x00, 0x01, 0x01, 0x01) // zzzz → ref 1 (skipped as an int), name → ref 1
+	got, err := UnpackJobInfos(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "jobname12" || got[1].Name != "jobname12" {
+		t.Errorf("names %+v, want jobname12 twice", got)
+	}
+	bad := append(append([]byte{}, b[:len(b)-1]...), 0x05) // a reference past the table
+	if _, err := UnpackJobInfos(bad); !errors.Is(err, ErrBadPacked) {
+		t.Errorf("reference past the table: err %v, want ErrBadPacked", err)
+	}
+}
+
 // TestJobInfoPack_UnknownKeys checks that a reader skips fields a newer sender names in its
 // key table and sends, whatever their type.
 func TestJobInfoPack_UnknownKeys(t *testing.T) {
@@ -135,19 +182,28 @@ func FuzzUnpackJobInfos(f *testing.F) {
 	f.Add(AppendJobInfo(AppendJobInfoListHeader(nil, 1), &j))
 	f.Add(AppendJobInfoListHeader(nil, 0))
 	f.Add([]byte{0x92, 0x91, 0xa1, 'q', 0x81, 0x00, 0xc7, 0x01, 0x05, 0x00})
+	var p JobInfoPacker
+	two := []JobInfo{fullJobInfo(), fullJobInfo()}
+	f.Add(p.Append(p.Append(AppendJobInfoListHeader(nil, 2), &two[0]), &two[1]))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		jobs, err := UnpackJobInfos(b)
 		if err != nil {
 			return
 		}
-		// Whatever decodes re-encodes to something that decodes to the same jobs.
+		// Whatever decodes re-encodes, strings whole or as references, to something that
+		// decodes to the same jobs.
 		out := AppendJobInfoListHeader(nil, len(jobs))
+		refd := AppendJobInfoListHeader(nil, len(jobs))
+		var p JobInfoPacker
 		for i := range jobs {
 			out = AppendJobInfo(out, &jobs[i])
+			refd = p.Append(refd, &jobs[i])
 		}
-		again, err := UnpackJobInfos(out)
-		if err != nil || !reflect.DeepEqual(normal(again), normal(jobs)) {
-			t.Fatalf("re-encode: %v", err)
+		for _, enc := range [][]byte{out, refd} {
+			again, err := UnpackJobInfos(enc)
+			if err != nil || !reflect.DeepEqual(normal(again), normal(jobs)) {
+				t.Fatalf("re-encode: %v", err)
+			}
 		}
 	})
 }

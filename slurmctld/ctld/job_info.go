@@ -22,7 +22,7 @@ func (c *Controller) handleJobInfo(_ context.Context, req *wire.Request) (any, e
 	r := req.Body.(*wire.JobInfoRequest)
 	f := newJobFilter(r) // job_info_filter.go
 	if r.Packed && !r.Steps {
-		return c.packedJobInfo(f), nil // job_info_cache.go
+		return c.packedJobInfo(f, r.PackedRefs), nil // job_info_cache.go
 	}
 	c.mu.RLock()
 	var recs []*jobRecord

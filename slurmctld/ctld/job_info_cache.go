@@ -26,8 +26,9 @@ type jobInfoCache struct {
 	perJob int // bytes per job of the last packed reply
 }
 
-// packedJobInfo answers a Packed job-info request.
-func (c *Controller) packedJobInfo(f *jobFilter) *wire.JobInfoReply {
+// packedJobInfo answers a Packed job-info request; refs says the client reads repeated
+// strings as references (wire.JobInfoPacker), which keeps the reply about half as large.
+func (c *Controller) packedJobInfo(f *jobFilter, refs bool) *wire.JobInfoReply {
 	cache := &c.jobCache
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -53,9 +54,14 @@ func (c *Controller) packedJobInfo(f *jobFilter) *wire.JobInfoReply {
 	b := wire.AppendJobInfoListHeader(wire.NewPackedJobList(4096+len(recs)*perJob*9/8), len(recs))
 	header := len(b)
 	var info wire.JobInfo
+	var packer wire.JobInfoPacker
 	for _, j := range recs {
 		info = c.jobInfoShown(j, now)
-		b = wire.AppendJobInfo(b, &info)
+		if refs {
+			b = packer.Append(b, &info)
+		} else {
+			b = wire.AppendJobInfo(b, &info)
+		}
 	}
 	if len(recs) > 0 {
 		cache.mu.Lock()

@@ -68,17 +68,19 @@ func TestJobInfo_PackedMatchesPlain(t *testing.T) {
 			f.kill(0, f.jobInfos(&wire.JobInfoRequest{})[1].JobID, 0) // a record changes
 		}
 		plain := f.jobInfos(&wire.JobInfoRequest{})
-		packed := f.jobInfos(&wire.JobInfoRequest{Packed: true})
 		if len(plain) < 7 {
 			t.Fatalf("round %d: only %d jobs listed", round, len(plain))
 		}
-		if !reflect.DeepEqual(plain, packed) {
-			for i := range plain {
-				if i < len(packed) && !reflect.DeepEqual(plain[i], packed[i]) {
-					t.Errorf("round %d job %d:\nplain  %+v\npacked %+v", round, plain[i].JobID, plain[i], packed[i])
+		for _, refs := range []bool{false, true} { // strings whole, or repeated ones as references
+			packed := f.jobInfos(&wire.JobInfoRequest{Packed: true, PackedRefs: refs})
+			if !reflect.DeepEqual(plain, packed) {
+				for i := range plain {
+					if i < len(packed) && !reflect.DeepEqual(plain[i], packed[i]) {
+						t.Errorf("round %d refs %v job %d:\nplain  %+v\npacked %+v", round, refs, plain[i].JobID, plain[i], packed[i])
+					}
 				}
+				t.Fatalf("round %d refs %v: %d plain jobs, %d packed", round, refs, len(plain), len(packed))
 			}
-			t.Fatalf("round %d: %d plain jobs, %d packed", round, len(plain), len(packed))
 		}
 	}
 }
@@ -169,10 +171,10 @@ func BenchmarkJobInfo10000(b *testing.B) {
 	for err := range errs {
 		b.Fatal(err)
 	}
-	for _, packed := range []bool{true, false} {
-		b.Run(fmt.Sprintf("packed=%v", packed), func(b *testing.B) {
+	for _, req := range []wire.JobInfoRequest{{Packed: true, PackedRefs: true}, {Packed: true}, {}} {
+		b.Run(fmt.Sprintf("packed=%v,refs=%v", req.Packed, req.PackedRefs), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if got := len(f.jobInfos(&wire.JobInfoRequest{Packed: packed})); got != n {
+				if got := len(f.jobInfos(&req)); got != n {
 					b.Fatalf("%d jobs listed, want %d", got, n)
 				}
 			}

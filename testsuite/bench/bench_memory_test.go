@@ -165,14 +165,14 @@ func BenchmarkCtldMemory20000Nodes100kJobs(b *testing.B) {
 // (2 × MessageTimeout) is not what this figure measures.
 func listJobs(b *testing.B, c *cluster.Cluster, want int) {
 	b.Helper()
-	countJobs(b, c, &wire.JobInfoRequest{Packed: true, ActiveOnly: true}, want)
+	countJobs(b, c, &wire.JobInfoRequest{Packed: true, PackedRefs: true, ActiveOnly: true}, want)
 }
 
 // showJobs asks for every job as `scontrol show job` does (packed, all jobs) and checks that
 // want jobs are shown.
 func showJobs(b *testing.B, c *cluster.Cluster, want int) {
 	b.Helper()
-	countJobs(b, c, &wire.JobInfoRequest{Packed: true, ShowAll: true}, want)
+	countJobs(b, c, &wire.JobInfoRequest{Packed: true, PackedRefs: true, ShowAll: true}, want)
 }
 
 func countJobs(b *testing.B, c *cluster.Cluster, req *wire.JobInfoRequest, want int) {
@@ -192,6 +192,7 @@ func countJobs(b *testing.B, c *cluster.Cluster, req *wire.JobInfoRequest, want 
 	if err := conn.Call(ctx, wire.MsgJobInfo, req, rep); err != nil {
 		b.Fatalf("job info: %v", err)
 	}
+	fmt.Printf("job_info_reply_%s: %.1f MB\n", map[bool]string{true: "all", false: "active"}[req.ShowAll], float64(len(rep.Packed))/(1<<20))
 	if err := rep.Unpack(); err != nil {
 		b.Fatalf("job info: %v", err)
 	}
