@@ -45,7 +45,13 @@ func (c *Controller) packedJobInfo(f *jobFilter, refs bool) *wire.JobInfoReply {
 	perJob := cache.perJob
 	cache.mu.Unlock()
 	if perJob == 0 {
+		// A first guess: about what a job takes in a real queue's list. Too large a guess
+		// costs the excess for the whole reply (a 100,000-job queue's first listing held 30
+		// MB it never used); too small, one doubling.
 		perJob = 512
+		if refs {
+			perJob = 256
+		}
 	}
 	// A little over the last size per job: one allocation in the common case, and at most
 	// one doubling when the queue's jobs grew.
