@@ -191,7 +191,8 @@ func TestDependencyRules_CommandsLinkNoHeavyLibraries(t *testing.T) {
 // userLookupPackages are the packages user commands link that look users or groups up: they
 // go through internal/userdb, which falls back to getent when the commands are built without
 // cgo (as `make build` builds them), so that NSS-only users (LDAP, SSSD) still resolve.
-var userLookupPackages = append(slices.Clone(userCommands), "./conf", "./compat/...", "./internal/cmdclient")
+var userLookupPackages = append(slices.Clone(userCommands), "./conf", "./compat/...", "./internal/cmdclient",
+	"./slurmd/slurmstepd") // its lookups too, though it keeps cgo (slurmd/taskexec's spawn)
 
 func TestDependencyRules_CommandsLookUsersUpThroughUserdb(t *testing.T) {
 	root, err := testbin.RepoRoot()

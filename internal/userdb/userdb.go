@@ -4,12 +4,16 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+	"strings"
 )
 
 // resolver is one lookup policy: os/user, then, when getent is set, getent on a miss. The
 // exported functions use the build's policy; tests build resolvers of their own.
 type resolver struct {
 	getent getentFunc // nil: os/user's answer is final
+	// nsswitch is the NSS configuration that says whether /etc/group holds every group
+	// ("" is /etc/nsswitch.conf).
+	nsswitch string
 }
 
 // standard is the build's policy: getent only where os/user cannot reach NSS itself.
@@ -119,15 +123,16 @@ func (r resolver) lookupGroupID(gid string) (*user.Group, error) {
 	return p, nil
 }
 
-// groupIDs: a user os/user finds locally gets os/user's list; one that only NSS knows gets
-// NSS's (getent initgroups), since /etc/group cannot know that user's memberships. A local
-// user with remote-only supplementary groups is the one case this misses without cgo.
+// groupIDs: a user os/user finds locally gets os/user's list when /etc/group is the whole
+// group database (nsswitch.conf's group sources are files and systemd only); otherwise, and
+// for a user only NSS knows, NSS's list (getent initgroups), since /etc/group cannot know
+// memberships a directory service holds.
 func (r resolver) groupIDs(u *user.User) ([]string, error) {
 	ids, err := u.GroupIds()
 	if r.getent == nil || !getentName(u.Username) {
 		return ids, err
 	}
-	if _, lerr := user.Lookup(u.Username); lerr == nil && err == nil {
+	if _, lerr := user.Lookup(u.Username); lerr == nil && err == nil && localGroups(r.nsswitch) {
 		return ids, nil
 	}
 	line, found, gerr := r.getent("initgroups", u.Username)
@@ -158,4 +163,34 @@ func missOr(osErr, miss error, found bool, getentErr error) error {
 		return miss
 	}
 	return osErr
+}
+
+// localGroups says whether the group database is /etc/group alone: the "group:" line of
+// nsswitch (default /etc/nsswitch.conf) names no source but files and systemd (whose
+// dynamic groups are services', not users'). Without the file glibc reads files only.
+func localGroups(nsswitch string) bool {
+	if nsswitch == "" {
+		nsswitch = "/etc/nsswitch.conf"
+	}
+	b, err := os.ReadFile(nsswitch)
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		db, sources, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(db) != "group" {
+			continue
+		}
+		for _, src := range strings.Fields(sources) {
+			switch {
+			case strings.HasPrefix(src, "["): // an action ([NOTFOUND=return]), not a source
+			case src == "files" || src == "systemd":
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return true
 }

@@ -94,7 +94,14 @@ func TestLocalUserSpawnsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []resolver{fallback, standard()} {
+	// /etc/group as the whole group database, whatever this machine's nsswitch.conf says
+	// (TestLocalUserRemoteGroups covers the other case).
+	conf := filepath.Join(t.TempDir(), "nsswitch.conf")
+	if err := os.WriteFile(conf, []byte("group: files\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	filesOnly := resolver{getent: runGetent, nsswitch: conf}
+	for _, r := range []resolver{filesOnly, standard()} {
 		if u, err := r.lookup(local.Username); err != nil || u.Uid != "0" {
 			t.Errorf("lookup(%s) = %v, %v", local.Username, u, err)
 		}
@@ -112,6 +119,45 @@ func TestLocalUserSpawnsNothing(t *testing.T) {
 	}
 	if got := calls(t, log); len(got) != 0 {
 		t.Errorf("a local user ran getent: %q", got)
+	}
+}
+
+// TestLocalUserRemoteGroups: a user of /etc/passwd gets NSS's group list (getent
+// initgroups) when nsswitch.conf names a remote group source (sss, ldap), and /etc/group's
+// when it names files and systemd only.
+func TestLocalUserRemoteGroups(t *testing.T) {
+	local, err := user.LookupId("0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := standInGetent(t, `case "$1 $2" in
+"initgroups `+local.Username+`") printf '%-21s 3999004\n' `+local.Username+` ;;
+*) exit 2 ;;
+esac`)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		conf   string
+		remote bool
+	}{
+		{"passwd: files\ngroup:  files sss # sssd\n", true},
+		{"group: files [NOTFOUND=return] ldap\n", true},
+		{"# group: ldap\ngroup:          files systemd\n", false},
+		{"passwd: files ldap\n", false}, // no group line: glibc's default, files
+	} {
+		conf := filepath.Join(dir, "nsswitch.conf")
+		if err := os.WriteFile(conf, []byte(tc.conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := len(calls(t, log))
+		r := resolver{getent: runGetent, nsswitch: conf}
+		ids, err := r.groupIDs(local)
+		if err != nil || len(ids) == 0 || ids[0] != local.Gid {
+			t.Fatalf("%q: groupIDs = %q, %v", tc.conf, ids, err)
+		}
+		asked := len(calls(t, log)) > before
+		if asked != tc.remote || tc.remote != slices.Contains(ids, "3999004") {
+			t.Errorf("%q: getent asked %v, ids %q; want NSS's list only with a remote source", tc.conf, asked, ids)
+		}
 	}
 }
 

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
 )
 
@@ -132,7 +132,7 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 	e.set("SLURM_GTIDS", "0")
 	userName := m.UserName
 	if userName == "" {
-		if u, err := user.LookupId(u32(m.UserID)); err == nil {
+		if u, err := userdb.LookupId(u32(m.UserID)); err == nil {
 			userName = u.Username
 		}
 	}
@@ -193,7 +193,7 @@ func withUserEnv(b *stepdlaunch.Batch) []string {
 	}
 	name := m.UserName
 	if name == "" {
-		if u, err := user.LookupId(u32(m.UserID)); err == nil {
+		if u, err := userdb.LookupId(u32(m.UserID)); err == nil {
 			name = u.Username
 		}
 	}

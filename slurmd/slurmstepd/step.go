@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/filepattern"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/slurmd/stepd"
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
@@ -455,7 +455,7 @@ func userName(uid uint32) string {
 	if ok {
 		return name
 	}
-	if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
+	if u, err := userdb.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
 		name = u.Username
 	}
 	lookups.Lock()

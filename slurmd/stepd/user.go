@@ -3,13 +3,13 @@ package stepd
 import (
 	"fmt"
 	"os"
-	"os/user"
 	"runtime"
 	"strconv"
 	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"golang.org/x/sys/unix"
 )
 
@@ -39,7 +39,7 @@ func resolveCred(s *StepSpec) (cred, error) {
 		// Slurm calls initgroups() for the user when slurmd sent no group list.
 		groups, err := lookupGroups(u)
 		if err != nil {
-			return c, fmt.Errorf("stepd: groups of user %s (uid %d): %v", u.user.Username, s.UID, err)
+			return c, fmt.Errorf("stepd: groups of user %s (uid %d): %v", u.name, s.UID, err)
 		}
 		c.groups = groups
 	}
@@ -96,11 +96,12 @@ const userCacheTTL = 2 * time.Second
 
 // cachedUser is one uid's lookup and, once asked for, its groups.
 type cachedUser struct {
-	at     time.Time
-	user   *user.User
-	once   sync.Once
-	groups []uint32
-	err    error
+	at       time.Time
+	name     string
+	groupIDs func() ([]string, error) // the user's group list, as userdb finds it
+	once     sync.Once
+	groups   []uint32
+	err      error
 }
 
 var userCache = struct {
@@ -108,7 +109,8 @@ var userCache = struct {
 	m map[uint32]*cachedUser
 }{m: map[uint32]*cachedUser{}}
 
-// lookupUser is user.LookupId for uid, answered from the cache while fresh.
+// lookupUser looks uid up (internal/userdb: NSS users resolve whether or not slurmstepd was
+// built with cgo), answered from the cache while fresh.
 func lookupUser(uid uint32) (*cachedUser, error) {
 	userCache.Lock()
 	e := userCache.m[uid]
@@ -116,11 +118,11 @@ func lookupUser(uid uint32) (*cachedUser, error) {
 	if e != nil && time.Since(e.at) < userCacheTTL {
 		return e, nil
 	}
-	u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
+	u, err := userdb.LookupId(strconv.FormatUint(uint64(uid), 10))
 	if err != nil {
 		return nil, err // a missing user is not remembered: it may be added any moment
 	}
-	e = &cachedUser{at: time.Now(), user: u}
+	e = &cachedUser{at: time.Now(), name: u.Username, groupIDs: func() ([]string, error) { return userdb.GroupIds(u) }}
 	userCache.Lock()
 	userCache.m[uid] = e
 	userCache.Unlock()
@@ -131,7 +133,7 @@ func lookupUser(uid uint32) (*cachedUser, error) {
 // slice is shared: callers must not change it.
 func lookupGroups(e *cachedUser) ([]uint32, error) {
 	e.once.Do(func() {
-		ids, err := e.user.GroupIds()
+		ids, err := e.groupIDs()
 		if err != nil {
 			e.err = err
 			return
