@@ -100,7 +100,7 @@ var ErrBadPacked = errors.New("wire: malformed packed job list")
 // packRefMax strings, and a later field holding the same string may instead write its
 // index in that table as a msgpack integer. A reader builds the same table as it reads
 // (unknown fields included), so references need no table of their own on the wire. For a
-// 100,000-job queue this roughly halves the reply the controller holds while it answers.
+// 100,000-job queue the reply the controller holds while it answers is a third smaller.
 const (
 	packRefMin = 8
 	packRefMax = 1 << 16

@@ -27,7 +27,7 @@ type jobInfoCache struct {
 }
 
 // packedJobInfo answers a Packed job-info request; refs says the client reads repeated
-// strings as references (wire.JobInfoPacker), which keeps the reply about half as large.
+// strings as references (wire.JobInfoPacker), which make the reply a third smaller.
 func (c *Controller) packedJobInfo(f *jobFilter, refs bool) *wire.JobInfoReply {
 	cache := &c.jobCache
 	c.mu.RLock()
