@@ -39,7 +39,15 @@ type Request struct {
 	Body any
 	// Identity is what the Authenticator established; nil when the server has none.
 	Identity *Identity
+
+	afterReply []func()
 }
+
+// AfterReply has fn run once the reply to this request has been written to the caller, or
+// could not be: for work the caller must not see begin before it has its answer (a
+// requeued job's kill reaches the script that asked for it after scontrol has returned, as
+// Slurm's agent sends it).
+func (r *Request) AfterReply(fn func()) { r.afterReply = append(r.afterReply, fn) }
 
 // Identity is who sent a request, as established by an Authenticator.
 type Identity struct {
@@ -298,12 +306,18 @@ func (s *Server) serveRPC(c net.Conn, remote string) {
 			s.logReadErr(remote, err)
 			return
 		}
-		frame := s.reply(s.dispatch(c, peer, env))
-		if err := c.SetWriteDeadline(time.Now().Add(s.opts.MessageTimeout)); err != nil {
-			return
+		var after []func()
+		frame := s.reply(s.dispatch(c, peer, env, &after))
+		err = c.SetWriteDeadline(time.Now().Add(s.opts.MessageTimeout))
+		if err == nil {
+			if _, err = c.Write(frame); err != nil {
+				s.log.Debug("reply not delivered", "remote", remote, "type", env.Type, "err", err)
+			}
 		}
-		if _, err := c.Write(frame); err != nil {
-			s.log.Debug("reply not delivered", "remote", remote, "type", env.Type, "err", err)
+		for _, fn := range after {
+			fn()
+		}
+		if err != nil {
 			return
 		}
 	}
@@ -320,8 +334,9 @@ func (s *Server) logReadErr(remote string, err error) {
 	}
 }
 
-// dispatch turns one request envelope into its reply envelope.
-func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope) *Envelope {
+// dispatch turns one request envelope into its reply envelope; *after receives what the
+// handler asked to run once the reply is written (Request.AfterReply).
+func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope, after *[]func()) *Envelope {
 	if env.Version != ProtocolVersion {
 		return errorEnvelope(env, NewError(ErrnoProtocolVersion))
 	}
@@ -335,6 +350,7 @@ func (s *Server) dispatch(c net.Conn, peer *PeerCred, env *Envelope) *Envelope {
 		Cred:       env.Cred,
 		RawBody:    env.Body,
 	}
+	defer func() { *after = req.afterReply }()
 	// Only a refused or failed request is logged here, so the request's attributes are
 	// built then (reqLog), not for every request: slog's With costs allocations per call.
 	log := reqLog{s.log, req}

@@ -26,6 +26,7 @@ type testServer struct {
 	network, addr string
 	release       chan struct{}
 	waiting       chan string // the Text of each request that starts waiting
+	afterPing     func()      // when set (before dialling), each ping defers it with AfterReply
 }
 
 func startServer(t testing.TB, network string, opts ServerOptions) *testServer {
@@ -36,6 +37,9 @@ func startServer(t testing.TB, network string, opts ServerOptions) *testServer {
 	s := &testServer{Server: NewServer(opts), network: network, release: make(chan struct{}), waiting: make(chan string, 16)}
 	s.HandleRPC(MsgPing, func(ctx context.Context, r *Request) (any, error) {
 		p := r.Body.(*Ping)
+		if s.afterPing != nil {
+			r.AfterReply(s.afterPing)
+		}
 		return &PingReply{Seq: p.Seq, SentNanos: p.SentNanos}, nil
 	})
 	s.HandleRPC(msgTestEcho, func(ctx context.Context, r *Request) (any, error) {
@@ -519,4 +523,31 @@ func BenchmarkRPCParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestServer_AfterReply: work a handler defers with AfterReply runs only once the caller has
+// its reply. The deferred function waits for the caller's Call to return; had it run before
+// the reply was written, the call could never complete.
+func TestServer_AfterReply(t *testing.T) {
+	s := startServer(t, "tcp", ServerOptions{})
+	returned, ran := make(chan struct{}), make(chan bool, 1)
+	s.afterPing = func() {
+		select {
+		case <-returned:
+			ran <- true
+		case <-time.After(hangGuard):
+			ran <- false
+		}
+	}
+	c := s.dial(t, ClientOptions{})
+	ping(t, c, 1)
+	close(returned)
+	select {
+	case ok := <-ran:
+		if !ok {
+			t.Fatal("the deferred work ran before the caller had its reply")
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("the deferred work never ran")
+	}
 }

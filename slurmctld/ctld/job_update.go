@@ -194,10 +194,16 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 		return nil, durabilityError(err)
 	}
 	c.log.Info("job updated", "job", r.JobID, "task", r.ArrayTaskID, "action", r.Action, "uid", id.UID)
-	for _, e := range ends {
-		for _, n := range e.nodes {
-			c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
-		}
+	if len(ends) > 0 {
+		// The old incarnations end after scontrol has its answer, as Slurm's agent sends
+		// the kill: a script that requeues itself still runs its next command.
+		req.AfterReply(func() {
+			for _, e := range ends {
+				for _, n := range e.nodes {
+					c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
+				}
+			}
+		})
 	}
 	if r.Action == wire.JobActionRequeue || r.Action == wire.JobActionRequeueHold {
 		c.wake()
