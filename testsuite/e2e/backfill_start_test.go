@@ -23,13 +23,7 @@ func TestBackfillStart_SchedulerAndYearLimit(t *testing.T) {
 	blocked := submit(t, c, "-J", "blocked", "-n4", "--wrap", "true")
 	small := submit(t, c, "-J", "small", "-n1", "--wrap", "sleep 300")
 	c.WaitJob(t, small, states.JobRunning)
-	show := func(id uint32) string {
-		out, errOut, code := c.Run(t, "scontrol", "show", "job", strconv.Itoa(int(id)))
-		if code != 0 {
-			t.Fatalf("scontrol show job %d: exit %d, %s", id, code, errOut)
-		}
-		return out
-	}
+	show := func(id uint32) string { return showJob(t, c, id) }
 	if out := show(first); !strings.Contains(out, " TimeLimit=UNLIMITED ") || !strings.Contains(out, " Scheduler=Main\n") {
 		t.Errorf("main-pass start:\n%s", out)
 	}
@@ -54,13 +48,7 @@ func TestBackfillReservation_SchedNodesAndMark(t *testing.T) {
 	c.WaitJob(t, running, states.JobRunning)
 	top := submit(t, c, "-J", "top", "-n4", "-t", "10", "--wrap", "true")
 	small := submit(t, c, "-J", "small", "-n1", "-t", "30", "--wrap", "true")
-	show := func(id uint32) string {
-		out, errOut, code := c.Run(t, "scontrol", "show", "job", strconv.Itoa(int(id)))
-		if code != 0 {
-			t.Fatalf("scontrol show job %d: exit %d, %s", id, code, errOut)
-		}
-		return out
-	}
+	show := func(id uint32) string { return showJob(t, c, id) }
 	waitFor(t, "a backfill pass to plan both pending jobs", func() bool {
 		return strings.Contains(show(top), " SchedNodeList=n1\n") && strings.Contains(show(small), " SchedNodeList=n1\n")
 	})
@@ -87,4 +75,14 @@ func TestBackfillReservation_SchedNodesAndMark(t *testing.T) {
 	if out != want {
 		t.Errorf("squeue --start -o '%%i %%Y' = %q, want %q", out, want)
 	}
+}
+
+// showJob is `scontrol show job ID`'s output; the command must succeed.
+func showJob(t *testing.T, c *cluster.Cluster, id uint32) string {
+	t.Helper()
+	out, errOut, code := c.Run(t, "scontrol", "show", "job", strconv.Itoa(int(id)))
+	if code != 0 {
+		t.Fatalf("scontrol show job %d: exit %d, %s", id, code, errOut)
+	}
+	return out
 }
