@@ -57,13 +57,7 @@ func TestJobInfoPack_RoundTrip(t *testing.T) {
 func TestJobInfoPack_Refs(t *testing.T) {
 	jobs := []JobInfo{fullJobInfo(), fullJobInfo(), {JobID: 7, WorkDir: "/home/alice/run1", Name: "short"},
 		{JobID: 8, WorkDir: "/home/alice/run1", StdOut: "/home/alice/run1", Name: "short"}, fullJobInfo()}
-	whole := AppendJobInfoListHeader(nil, len(jobs))
-	refd := AppendJobInfoListHeader(nil, len(jobs))
-	var p JobInfoPacker
-	for i := range jobs {
-		whole = AppendJobInfo(whole, &jobs[i])
-		refd = p.Append(refd, &jobs[i])
-	}
+	whole, refd := packBothWays(jobs)
 	got, err := UnpackJobInfos(refd)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +68,19 @@ func TestJobInfoPack_Refs(t *testing.T) {
 	if len(refd)*2 > len(whole) {
 		t.Errorf("with references %d bytes, whole %d: repeated strings were not referred to", len(refd), len(whole))
 	}
+}
+
+// packBothWays packs jobs as one list with every string whole and as one with repeated
+// strings as references.
+func packBothWays(jobs []JobInfo) (whole, refd []byte) {
+	whole = AppendJobInfoListHeader(nil, len(jobs))
+	refd = AppendJobInfoListHeader(nil, len(jobs))
+	var p JobInfoPacker
+	for i := range jobs {
+		whole = AppendJobInfo(whole, &jobs[i])
+		refd = p.Append(refd, &jobs[i])
+	}
+	return whole, refd
 }
 
 // TestJobInfoPack_RefsPastUnknownField: a string in a field the reader does not know still
@@ -192,13 +199,7 @@ func FuzzUnpackJobInfos(f *testing.F) {
 		}
 		// Whatever decodes re-encodes, strings whole or as references, to something that
 		// decodes to the same jobs.
-		out := AppendJobInfoListHeader(nil, len(jobs))
-		refd := AppendJobInfoListHeader(nil, len(jobs))
-		var p JobInfoPacker
-		for i := range jobs {
-			out = AppendJobInfo(out, &jobs[i])
-			refd = p.Append(refd, &jobs[i])
-		}
+		out, refd := packBothWays(jobs)
 		for _, enc := range [][]byte{out, refd} {
 			again, err := UnpackJobInfos(enc)
 			if err != nil || !reflect.DeepEqual(normal(again), normal(jobs)) {

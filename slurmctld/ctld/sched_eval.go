@@ -50,7 +50,7 @@ func (e *schedEval) pending(j *jobRecord) (at int64, backfill bool) {
 	if e.mainAt > at {
 		at = e.mainAt
 	}
-	if e.bf[j.JobID] && e.bfAt >= e.mainAt && e.bfAt >= j.SubmitTime {
+	if e.bf[j.JobID] && e.bfAt >= e.mainAt { // the pass saw it, so after its submission
 		return e.bfAt, true
 	}
 	return at, false
