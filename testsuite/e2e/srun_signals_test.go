@@ -29,27 +29,31 @@ func TestSrunSignals(t *testing.T) {
 	scancel := testbin.Path(t, "scancel")
 	stepID := regexp.MustCompile(`StepId=(\d+)\.0`)
 	for i, tc := range []struct {
-		name   string
-		opts   []string
-		act    func(t *testing.T, p *os.Process, job string)
-		code   int
+		name string
+		opts []string
+		act  func(t *testing.T, p *os.Process, job string)
+		code int
+		// race is another exit code Slurm's srun gives too: with --quit-on-interrupt it
+		// forwards SIGINT and then SIGKILL at once, so which ends the tasks is a race
+		// (the reference gave 130 when recorded; a loaded machine gives 137 on both).
+		race   int
 		stderr []string // lines, in order, that stderr must hold
 		not    []string // what it must not hold
 		also   []string // what it must hold, in any place (lines from two processes)
 	}{
 		{"one interrupt: status", nil, func(t *testing.T, p *os.Process, _ string) {
 			p.Signal(syscall.SIGINT)
-		}, 0, []string{"srun: interrupt (one more within 1 sec to abort)", "srun: StepId=JOB.0 tasks 0-1: running"}, []string{"Ctrl-C"}, nil},
+		}, 0, 0, []string{"srun: interrupt (one more within 1 sec to abort)", "srun: StepId=JOB.0 tasks 0-1: running"}, []string{"Ctrl-C"}, nil},
 		{"quit on interrupt", []string{"--quit-on-interrupt"}, func(t *testing.T, p *os.Process, _ string) {
 			p.Signal(syscall.SIGINT)
-		}, 130, []string{"srun: sending Ctrl-C to StepId=JOB.0", "srun: forcing job termination",
+		}, 130, 137, []string{"srun: sending Ctrl-C to StepId=JOB.0", "srun: forcing job termination",
 			"srun: Job step aborted: Waiting up to 4 seconds for job step to finish."}, []string{"Force Terminated", "srun: error:"}, nil},
 		{"disable status", []string{"-X"}, func(t *testing.T, p *os.Process, _ string) {
 			p.Signal(syscall.SIGINT)
-		}, 130, []string{"srun: sending Ctrl-C to StepId=JOB.0", "srun: error: n1: tasks 0-1: Interrupt"}, []string{"forcing"}, nil},
+		}, 130, 0, []string{"srun: sending Ctrl-C to StepId=JOB.0", "srun: error: n1: tasks 0-1: Interrupt"}, []string{"forcing"}, nil},
 		{"SIGTERM", nil, func(t *testing.T, p *os.Process, _ string) {
 			p.Signal(syscall.SIGTERM)
-		}, 137, []string{"srun: forcing job termination", "srun: Job step aborted: Waiting up to 4 seconds for job step to finish.",
+		}, 137, 0, []string{"srun: forcing job termination", "srun: Job step aborted: Waiting up to 4 seconds for job step to finish.",
 			"srun: error: n1: tasks 0-1: Killed"}, []string{"Force Terminated"}, nil},
 		{"step cancelled", nil, func(t *testing.T, _ *os.Process, job string) {
 			sc := exec.Command(scancel, job+".0")
@@ -57,7 +61,7 @@ func TestSrunSignals(t *testing.T) {
 			if out, err := sc.CombinedOutput(); err != nil {
 				t.Fatalf("scancel %s.0: %v %s", job, err, out)
 			}
-		}, 137, []string{"slurmstepd-n1: error: *** STEP JOB.0 ON n1 CANCELLED AT", "srun: error: n1: tasks 0-1: Killed"},
+		}, 137, 0, []string{"slurmstepd-n1: error: *** STEP JOB.0 ON n1 CANCELLED AT", "srun: error: n1: tasks 0-1: Killed"},
 			[]string{"Force Terminated"}, []string{"srun: Job step aborted: Waiting up to 4 seconds for job step to finish.\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,7 +120,7 @@ func TestSrunSignals(t *testing.T) {
 			} else {
 				got = strings.ReplaceAll(got, job+".0", "JOB.0")
 			}
-			if code != tc.code {
+			if code != tc.code && (tc.race == 0 || code != tc.race) {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, got)
 			}
 			at := 0
