@@ -35,7 +35,7 @@ func TestSrunSignals(t *testing.T) {
 		code int
 		// race is another exit code Slurm's srun gives too: with --quit-on-interrupt it
 		// forwards SIGINT and then SIGKILL at once, so which ends the tasks is a race
-		// (the reference gave 130 when recorded; a loaded machine gives 137 on both).
+		// (the reference gave 130 when recorded; a loaded machine can give 137).
 		race   int
 		stderr []string // lines, in order, that stderr must hold
 		not    []string // what it must not hold
@@ -47,7 +47,11 @@ func TestSrunSignals(t *testing.T) {
 		{"quit on interrupt", []string{"--quit-on-interrupt"}, func(t *testing.T, p *os.Process, _ string) {
 			p.Signal(syscall.SIGINT)
 		}, 130, 137, []string{"srun: sending Ctrl-C to StepId=JOB.0", "srun: forcing job termination",
-			"srun: Job step aborted: Waiting up to 4 seconds for job step to finish."}, []string{"Force Terminated", "srun: error:"}, nil},
+			"srun: Job step aborted: Waiting up to 4 seconds for job step to finish."},
+			// The tasks may end of the SIGINT before srun marks the step cancelled, on
+			// Slurm too (_handle_intr forwards it before job_force_termination), and then
+			// "error: n1: tasks 0-1: Interrupt" is printed; a kill after it never is.
+			[]string{"Force Terminated", "Killed"}, nil},
 		{"disable status", []string{"-X"}, func(t *testing.T, p *os.Process, _ string) {
 			p.Signal(syscall.SIGINT)
 		}, 130, 0, []string{"srun: sending Ctrl-C to StepId=JOB.0", "srun: error: n1: tasks 0-1: Interrupt"}, []string{"forcing"}, nil},
