@@ -12,9 +12,9 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// pendingGrace is the least time salloc -I gives a pending allocation to start before it
-// takes the request back.
-const pendingGrace = time.Second
+// errnoNotTopPriority is ESLURM_NOT_TOP_PRIORITY: with ESLURM_NODES_BUSY, the refusals
+// under -I that salloc reports as "Unable to allocate resources" with SLURM_EXIT_IMMEDIATE.
+const errnoNotTopPriority = 2013
 
 // jobDesc is the allocation request: the job spec without a script.
 func (s *session) jobDesc() wire.JobDesc {
@@ -74,7 +74,21 @@ func (s *session) jobDesc() wire.JobDesc {
 // nil and salloc's exit code.
 func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobAllocInfo, int) {
 	var rep wire.AllocateJobReply
-	err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: s.jobDesc()}, &rep)
+	// -I (one second) is the controller's to judge; a longer -I is salloc's own wait below.
+	err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: s.jobDesc(), Immediate: s.so.Immediate == 1}, &rep)
+	if err == nil && rep.Refused.Errno != 0 && s.so.Immediate > 0 {
+		// Refused under -I: the job was recorded and ended FAILED. Slurm's salloc prints the
+		// refusal, then its message thread hears the job is revoked.
+		code := s.codes.errorExit
+		if e := rep.Refused.Errno; e == errnoNotTopPriority || e == wire.ErrnoNodesBusy {
+			s.errorf("Unable to allocate resources: %s", rep.Refused.Text)
+			code = s.codes.immediateExit
+		} else {
+			s.errorf("Job submit/allocate failed: %s", rep.Refused.Text)
+		}
+		s.info("Job allocation %d has been revoked.", rep.JobID)
+		return nil, code
+	}
 	if err == nil && rep.Refused.Errno != 0 {
 		// Recorded and refused at once (a memory request no node holds): Slurm's controller
 		// tells salloc the job is complete, and salloc says so besides the refusal.
@@ -96,7 +110,7 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 	if rep.PendingMsg != "" {
 		s.info("%s", rep.PendingMsg)
 	}
-	pending := !rep.Started && s.so.Immediate == 0
+	pending := !rep.Started
 	if pending {
 		s.info("Pending job allocation %d", s.jobID)
 		s.info("job %d queued and waiting for resources", s.jobID)
@@ -122,11 +136,12 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 			s.errorf("Job submit/allocate failed: Job/step already completing or completed")
 			return nil, s.codes.errorExit
 		}
-		waited := time.Since(start)
-		if s.so.Immediate > 0 && waited >= max(pendingGrace, time.Duration(s.so.Immediate)*time.Second) {
-			// -I: the job could not start at once; take the request back.
+		if s.so.Immediate > 1 && time.Since(start) >= time.Duration(s.so.Immediate)*time.Second {
+			// -I N: the job did not start within N seconds. Slurm's salloc takes the request
+			// back (slurm_complete_job) and reports its own wait's timeout.
 			s.release(ctx, wire.NoVal)
-			s.errorf("Unable to allocate resources: Requested nodes are busy")
+			s.errorf("Unable to allocate resources: Connection timed out")
+			s.info("Job allocation %d has been revoked.", s.jobID)
 			return nil, s.codes.immediateExit
 		}
 		select {

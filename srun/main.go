@@ -49,6 +49,7 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	begun := time.Now()
 	o, err := parseArgs(args, inputEnv(os.Environ())) // bind.go
 	if err != nil {
 		var perr *compatopts.Error
@@ -133,7 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	ctx := context.Background()
-	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr}
+	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr, begun: begun}
 	if !inAlloc {
 		id, code := s.allocate(ctx, limit)
 		if code != 0 {
@@ -171,6 +172,7 @@ type session struct {
 	stdout, stderr io.Writer
 	jobID          uint32
 	allocated      bool
+	begun          time.Time // srun's start, from which -I counts for a step
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
@@ -205,8 +207,10 @@ func (s *session) call(ctx context.Context, t wire.MsgType, req, resp any) error
 // it says it is waiting only when the job does not start at once.
 func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	d := jobDesc(s.opts, limit)
+	immediate := s.opts.spec.Immediate
 	var rep wire.AllocateJobReply
-	err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d}, &rep)
+	// -I (one second) is the controller's to judge; a longer -I is srun's own wait below.
+	err := s.call(ctx, wire.MsgAllocateJob, &wire.AllocateJobDesc{Job: d, Immediate: immediate == 1}, &rep)
 	if err == nil && rep.Refused.Errno != 0 {
 		err = &rep.Refused // recorded and refused at once: Slurm's srun prints only the refusal
 	}
@@ -216,6 +220,9 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 			fmt.Fprintf(s.stderr, "srun: error: %s\n", e.UserMsg)
 		}
 		fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", e.Text)
+		if immediate > 0 && e.Errno == wire.ErrnoNodesBusy {
+			return 0, immediateExit()
+		}
 		return 0, 1
 	}
 	// Stop waiting (and give the job back) on SIGINT/SIGTERM, as srun does.
@@ -232,6 +239,7 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	if said {
 		fmt.Fprintf(s.stderr, "srun: job %d queued and waiting for resources\n", rep.JobID)
 	}
+	giveUp := time.Now().Add(time.Duration(immediate) * time.Second)
 	for {
 		var info wire.JobAllocInfo
 		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
@@ -250,6 +258,13 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: Job/step already completing or completed\n")
 			return 0, 1
 		}
+		if immediate > 1 && !time.Now().Before(giveUp) {
+			// Slurm's srun takes the request back (slurm_complete_job) and reports the
+			// timeout as busy nodes.
+			s.release(ctx, 1<<8)
+			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", wire.NewError(wire.ErrnoNodesBusy).Text)
+			return 0, immediateExit()
+		}
 		select {
 		case <-sigs:
 			fmt.Fprintf(s.stderr, "srun: Job allocation %d has been revoked\n", rep.JobID)
@@ -262,11 +277,29 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	}
 }
 
+// immediateExit is srun's exit code when -I gives up: SLURM_EXIT_IMMEDIATE when it is a
+// non-zero number (Slurm complains of a zero), else 1.
+func immediateExit() int {
+	v, ok := os.LookupEnv("SLURM_EXIT_IMMEDIATE")
+	if !ok {
+		return 1
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(v)) // atoi: a bad value is 0
+	if n == 0 {
+		fmt.Fprintln(os.Stderr, "srun: error: SLURM_EXIT_IMMEDIATE has zero value")
+		return 1
+	}
+	return n
+}
+
 // createStep asks for the step. While the job's other steps hold the CPUs it needs, the
 // controller answers "Requested nodes are busy" and srun tries again, as Slurm's does: it
 // says so once, waits a little longer each time (up to a second) and says when the step was
 // created.
 func (s *session) createStep(ctx context.Context, req *wire.StepCreateRequest) (*wire.StepCreateReply, int) {
+	if n := s.opts.spec.Immediate; n > 0 {
+		return s.createStepImmediate(ctx, req, n)
+	}
 	wait := 100 * time.Millisecond
 	for retried := false; ; retried = true {
 		var step wire.StepCreateReply
@@ -291,6 +324,43 @@ func (s *session) createStep(ctx context.Context, req *wire.StepCreateRequest) (
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, time.Second)
+	}
+}
+
+// createStepImmediate is createStep under -I N: a step refused for busy CPUs is asked for
+// again until N seconds after srun started (at least one second), silently, and then given
+// up, as Slurm's srun gives up its step_ctx_create_timeout wait. With -I1 Slurm's srun never
+// asks twice: it waits the second and fails.
+func (s *session) createStepImmediate(ctx context.Context, req *wire.StepCreateRequest, n int) (*wire.StepCreateReply, int) {
+	giveUp := time.Now().Add(max(time.Second, time.Duration(n)*time.Second-time.Since(s.begun)))
+	for tries := 0; ; tries++ {
+		var step wire.StepCreateReply
+		err := s.call(ctx, wire.MsgStepCreate, req, &step)
+		if err == nil {
+			if tries > 0 {
+				fmt.Fprintf(s.stderr, "srun: Job %d step creation temporarily disabled, retrying (%s)\n", s.jobID,
+					wire.NewError(wire.ErrnoNodesBusy).Text)
+				fmt.Fprintf(s.stderr, "srun: Step created for job %d\n", s.jobID)
+			}
+			return &step, 0
+		}
+		e := cmdclient.AsError(err)
+		if e.Errno == wire.ErrnoNodesBusy && n == 1 {
+			// Slurm's srun waits out its second before it fails.
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Until(giveUp)):
+			}
+		}
+		if e.Errno != wire.ErrnoNodesBusy || n == 1 || !time.Now().Before(giveUp) {
+			fmt.Fprintf(s.stderr, "srun: error: Unable to create step for job %d: %s\n", s.jobID, e.Text)
+			return nil, 1
+		}
+		select {
+		case <-ctx.Done():
+			return nil, 1
+		case <-time.After(min(100*time.Millisecond, time.Until(giveUp))):
+		}
 	}
 }
 

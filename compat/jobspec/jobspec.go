@@ -185,6 +185,9 @@ type JobSpec struct {
 	// QuitOnInterrupt (--quit-on-interrupt) ends the step at the first SIGINT; DisableStatus
 	// (-X) passes each SIGINT to the tasks instead of printing their states.
 	QuitOnInterrupt, DisableStatus bool
+	// Immediate is srun -I/--immediate in seconds (0: not given): the allocation, and a
+	// step that finds its job's CPUs busy, wait no longer than this (salloc keeps its own).
+	Immediate int
 	// PreserveEnv (-E) leaves the step's SLURM_NTASKS, SLURM_NPROCS, SLURM_NNODES,
 	// SLURM_TASKS_PER_NODE and SLURM_THREADS_PER_CORE as srun's environment has them.
 	PreserveEnv bool

@@ -34,25 +34,40 @@ const (
 // defaultImmediate is Slurm's DEFAULT_IMMEDIATE: -I without a value waits one second.
 const defaultImmediate = 1
 
-// sallocOption sets one of salloc's own options. srun shares -I in Slurm's table but Orbit's
-// srun does not honour it yet, so there it is refused by name.
+// immediate is -I/--immediate's value in seconds, as Slurm's arg_set_immediate reads it.
+func (a *applier) immediate(val string, hasVal bool) (int, error) {
+	switch {
+	case !hasVal:
+		return defaultImmediate, nil
+	case val == "":
+		return 0, nil // strtol("") is 0
+	}
+	// parse_int: a non-negative decimal integer, else exit(1).
+	n, err := strconv.ParseInt(val, 10, 64)
+	if err != nil || n < 0 || n > 1<<31-1 {
+		return 0, cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value \"%s\" for immediate.", val))
+	}
+	return int(n), nil
+}
+
+// sallocOption sets one of salloc's own options; srun shares only -I (JobSpec.Immediate).
 func (a *applier) sallocOption(o *Option, val string, hasVal bool) error {
+	if o.ID == "immediate" {
+		n, err := a.immediate(val, hasVal)
+		if err != nil {
+			return err
+		}
+		if a.sa != nil {
+			a.sa.Immediate = n
+		} else {
+			a.js.Immediate = n
+		}
+		return nil
+	}
 	if a.sa == nil {
 		return cmdError(a.cmd, 1, fmt.Sprintf("%s is not supported by Orbit's %s yet", displayName(o), cmdName(a.cmd)))
 	}
 	switch o.ID {
-	case "immediate":
-		a.sa.Immediate = defaultImmediate
-		if hasVal && val == "" {
-			a.sa.Immediate = 0 // strtol("") is 0
-		} else if hasVal {
-			// parse_int: a non-negative decimal integer, else exit(1).
-			n, err := strconv.ParseInt(val, 10, 64)
-			if err != nil || n < 0 || n > 1<<31-1 {
-				return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value \"%s\" for immediate.", val))
-			}
-			a.sa.Immediate = int(n)
-		}
 	case "no-shell":
 		a.sa.NoShell = true
 	case "bell":

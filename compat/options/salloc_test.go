@@ -35,10 +35,19 @@ func TestParseSallocOptions(t *testing.T) {
 			t.Errorf("%v %v: %+v, %v; want %+v", tc.args, tc.env, so, err, tc.want)
 		}
 	}
-	// srun shares -I in Slurm's table; Orbit's srun refuses it by name.
-	if _, err := ParseSrun([]string{"srun", "-I", "true"}, nil, "/tmp", time.Unix(0, 0)); err == nil ||
-		!strings.Contains(err.Error(), "--immediate is not supported by Orbit's srun yet") {
-		t.Errorf("srun -I: %v", err)
+	// srun shares -I (its JobSpec.Immediate).
+	for _, tc := range []struct {
+		arg  string
+		want int
+	}{{"-I", 1}, {"-I5", 5}, {"--immediate=", 0}, {"--immediate=30", 30}} {
+		js, err := ParseSrun([]string{"srun", tc.arg, "true"}, nil, "/tmp", time.Unix(0, 0))
+		if err != nil || js.Immediate != tc.want {
+			t.Errorf("srun %s: immediate %v, %v; want %d", tc.arg, js, err, tc.want)
+		}
+	}
+	if _, err := ParseSrun([]string{"srun", "-Ix", "true"}, nil, "/tmp", time.Unix(0, 0)); err == nil ||
+		!strings.Contains(err.Error(), `Invalid numeric value "x" for immediate.`) {
+		t.Errorf("srun -Ix: %v", err)
 	}
 }
 

@@ -202,4 +202,8 @@ func init() {
 // script). It is a distinct Go type because the registry binds one Go type per message.
 type AllocateJobDesc struct {
 	Job JobDesc `codec:"job"`
+	// Immediate is Slurm's job_desc immediate flag (srun/salloc -I or -I1): the controller
+	// starts the job at once or records it FAILED and refuses it (AllocateJobReply.Refused)
+	// instead of leaving it pending. A longer -I is the command's own wait.
+	Immediate bool `codec:"immediate,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/auth"
+	"github.com/orbit-hpc/orbit/internal/store"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -41,13 +42,22 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	if err != nil {
 		return nil, err
 	}
-	d := req.Body.(*wire.AllocateJobDesc).Job
+	body := req.Body.(*wire.AllocateJobDesc)
+	d := body.Job
 	d.Script = interactivePlaceholder
 	now := c.now().Unix()
 	j, err := c.newJob(&d, id, now)
 	refusal := err
 	if j == nil {
 		return nil, err
+	}
+	if refusal == nil && body.Immediate {
+		c.mu.RLock()
+		errno := c.t.immediateRefusal(j, now) // job_immediate.go
+		c.mu.RUnlock()
+		if errno != 0 {
+			refusal = slurmErr(errno)
+		}
 	}
 	if refusal != nil {
 		refusedAtSubmit(j, now) // job_submit.go
@@ -84,6 +94,26 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	// job running, and judges "on top" then: an allocation requested a moment earlier, which
 	// Slurm would have started before handling this one, has started by then too.
 	c.awaitCycle(ctx, allocCycleWait)
+	if body.Immediate {
+		c.mu.Lock()
+		ch, refused := c.failImmediate(j.JobID, c.now().Unix()) // job_immediate.go
+		var p *store.Pending
+		if ch != nil {
+			p, err = c.apply(ch)
+		}
+		c.mu.Unlock()
+		if err != nil {
+			return nil, wire.Errorf(wire.ErrnoSlurmError, "immediate refusal not applied: %v", err)
+		}
+		if p != nil {
+			if err := p.Wait(ctx); err != nil {
+				return nil, durabilityError(err)
+			}
+			c.log.Info("immediate allocation refused", "job", j.JobID, "uid", j.UserID, "err", refused.Text)
+			c.wake() // its place in the queue is free
+			return &wire.AllocateJobReply{JobID: j.JobID, Refused: *refused}, nil
+		}
+	}
 	c.mu.RLock()
 	rep := &wire.AllocateJobReply{JobID: j.JobID}
 	if cur := c.t.jobs[j.JobID]; cur != nil && cur.state().IsRunning() {
@@ -94,6 +124,8 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 		switch states.Reason(cur.Reason) {
 		case states.WaitPartNodeLimit, states.WaitPartTimeLimit, states.WaitPartConfig:
 			rep.PendingMsg = errnoTexts[errnoPartConfigUnavail]
+		case states.WaitHeldUser, states.WaitHeld:
+			rep.PendingMsg = errnoTexts[errnoJobHeld] // select_nodes refuses a held job so
 		}
 	}
 	c.mu.RUnlock()
@@ -317,7 +349,9 @@ func (c *Controller) handleCompleteJobAlloc(ctx context.Context, req *wire.Reque
 		// the nodes (an interactive job has no batch script to report its end).
 		ch.state, ch.keepReason, ch.end = s.Base(), true, j.EndTime
 	case s.IsPending():
-		ch.state, ch.keepReason = states.JobCancelled, true // srun gave up waiting
+		// srun or salloc gave up waiting: Slurm records no exit status for a job that
+		// never ran, whatever the command sent.
+		ch.state, ch.keepReason, ch.setExit = states.JobCancelled, true, false
 	case r.ExitCode == wire.NoVal:
 		// salloc or srun interrupted by a signal gives the allocation back without an exit
 		// status: Slurm records the job CANCELLED.
