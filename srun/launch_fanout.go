@@ -85,6 +85,9 @@ func launchMany(common *wire.LaunchTasks, g *launchGroup, launches []*wire.Launc
 // is node i's environment (stepEnv.nodeEnv).
 func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, common *wire.LaunchTasks,
 	launches []*wire.LaunchTasks, envs [][]string, relay *relay, copts wire.ClientOptions) string {
+	s.printLaunches(step, launches) // verbose.go
+	failedNodes := map[int]bool{}
+	defer func() { s.printTaskStarts(step, launches, failedNodes) }()
 	env0 := envs[0]
 	nodeVars := nodeEnvCount(step)
 	common.Environment = env0[:len(env0)-nodeVars]
@@ -94,6 +97,7 @@ func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, co
 	failed := func(i int, text string) {
 		mu.Lock()
 		launchErr = fmt.Sprintf("%s: %s", step.Nodes[i], text)
+		failedNodes[i] = true
 		mu.Unlock()
 		relay.nodeFailed(uint32(i), launches[i].Ranks)
 	}

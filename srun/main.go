@@ -149,6 +149,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	s.jobID = uint32(jobID)
+	s.printJobInformation(ctx, s.alloc) // verbose.go
 	code := s.runStepWithScripts(ctx, stdin)
 	if s.allocated {
 		s.release(ctx, code)
@@ -172,7 +173,8 @@ type session struct {
 	stdout, stderr io.Writer
 	jobID          uint32
 	allocated      bool
-	begun          time.Time // srun's start, from which -I counts for a step
+	begun          time.Time          // srun's start, from which -I counts for a step
+	alloc          *wire.JobAllocInfo // the allocation srun was granted (nil inside one)
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
@@ -253,6 +255,7 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 			if said {
 				fmt.Fprintf(s.stderr, "srun: job %d has been allocated resources\n", rep.JobID)
 			}
+			s.alloc = &info
 			return rep.JobID, 0
 		case !st.IsPending():
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: Job/step already completing or completed\n")

@@ -419,16 +419,19 @@ func (r *relay) wait() []taskEnd {
 func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported map[uint32]bool, cancelled bool) (code int, killed bool) {
 	type group struct {
 		node, what string
+		status     uint32 // with -v, the tasks' status: each group is one exit notification
+		quiet      bool   // with -v, a line Slurm prints at verbose level only
 		ranks      []string
 	}
+	verbose := s.verbose() // verbose.go
 	var groups []*group
-	find := func(node, what string) *group {
+	find := func(node, what string, status uint32, quiet bool) *group {
 		for _, g := range groups {
-			if g.node == node && g.what == what {
+			if g.node == node && g.what == what && (!verbose || g.status == status && g.quiet == quiet) {
 				return g
 			}
 		}
-		g := &group{node: node, what: what}
+		g := &group{node: node, what: what, status: status, quiet: quiet}
 		groups = append(groups, g)
 		return g
 	}
@@ -436,6 +439,7 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 	for _, e := range ends {
 		ws := syscall.WaitStatus(e.status)
 		var what string
+		quiet := false
 		v := 0
 		switch {
 		case e.lost:
@@ -453,23 +457,35 @@ func (s *session) report(step *wire.StepCreateReply, ends []taskEnd, reported ma
 			what, v = signalText(ws.Signal()), 128+int(ws.Signal())
 			killed = killed || ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGTERM
 			if cancelled {
-				what = ""
+				quiet = true
 			}
 		case ws.ExitStatus() != 0:
 			what, v = fmt.Sprintf("Exited with exit code %d", ws.ExitStatus()), ws.ExitStatus()
+		default:
+			what, quiet = "Completed", true
 		}
 		code = max(code, v)
-		if what != "" && !reported[e.rank] {
-			g := find(e.node, what)
+		if quiet && !verbose || what == "" {
+			continue
+		}
+		if !reported[e.rank] || verbose {
+			g := find(e.node, what, e.status, quiet || reported[e.rank])
 			g.ranks = append(g.ranks, fmt.Sprint(e.rank))
 		}
 	}
 	for _, g := range groups {
-		word := "task"
+		word := tasksWord(len(g.ranks))
 		list := g.ranks[0]
 		if len(g.ranks) > 1 {
-			word = "tasks"
 			list = compressRanks(g.ranks)
+		}
+		if verbose {
+			fmt.Fprintf(s.stderr, "srun: launch/slurm: _task_finish: Received task exit notification for %d %s of StepId=%d.%d (status=0x%04x).\n",
+				len(g.ranks), word, step.JobID, step.StepID, g.status)
+		}
+		if g.quiet {
+			fmt.Fprintf(s.stderr, "srun: launch/slurm: _task_finish: %s: %s %s: %s\n", g.node, word, list, g.what)
+			continue
 		}
 		fmt.Fprintf(s.stderr, "srun: error: %s: %s %s: %s\n", g.node, word, list, g.what)
 	}
