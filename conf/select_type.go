@@ -49,3 +49,23 @@ func containsFold(list []string, w string) bool {
 	}
 	return false
 }
+
+// crBits are the bits Slurm's parse_select_type_param sets for each SelectTypeParameters
+// word (slurm.h's CR_* values); CR_ALLOCATE_FULL_SOCKET sets none.
+var crBits = map[string]uint16{
+	"cr_socket": 0x0002, "cr_socket_memory": 0x0012, "cr_core": 0x0004, "cr_core_memory": 0x0014,
+	"cr_memory": 0x0010, "cr_cpu": 0x0001, "cr_cpu_memory": 0x0011, "other_cons_res": 0x0020,
+	"other_cons_tres": 0x0800, "cr_one_task_per_core": 0x0100, "cr_core_default_dist_block": 0x1000,
+	"cr_lln": 0x4000, "cr_pack_nodes": 0x0200,
+}
+
+// SelectTypeParam is SelectTypeParameters as Slurm's slurm_conf.select_type_param holds it
+// (0 when not set), which Slurm's commands print at verbose level (select/linear's
+// "loaded with argument N").
+func (c *Config) SelectTypeParam() uint16 {
+	var v uint16
+	for _, w := range strings.Split(c.SelectTypeParameters, ",") {
+		v |= crBits[strings.ToLower(w)]
+	}
+	return v
+}
