@@ -46,6 +46,9 @@ func (s *session) jobDesc() wire.JobDesc {
 	if js.MinCPUs != jobspec.NoVal {
 		d.MinCPUs = js.MinCPUs
 	}
+	if js.Site.TmpDiskMB != jobspec.NoVal64 {
+		d.TmpDiskMB = js.Site.TmpDiskMB // for the controller's check (TmpDiskPartly)
+	}
 	if !js.Deadline.IsZero() {
 		d.Deadline = js.Deadline.Unix()
 	}
@@ -119,11 +122,15 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 	defer tick.Stop()
 	for {
 		var info wire.JobAllocInfo
-		if err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: s.jobID}, &info); err != nil {
+		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: s.jobID}, &info)
+		if err != nil && !cmdclient.Unreachable(err) {
 			s.errorf("Job submit/allocate failed: %s", cmdclient.AsError(err).Text)
 			return nil, s.codes.errorExit
 		}
 		st := states.JobState(info.State)
+		if err != nil {
+			st = states.JobPending // the controller is away (restarting): wait on
+		}
 		switch {
 		case st.IsRunning() && !st.IsCompleting():
 			if pending {

@@ -114,6 +114,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "salloc: error: %s\n", jobspec.ErrInvalidGres)
 		return codes.errorExit
 	}
+	if cmdclient.TmpDiskPartly(js, c.Conf) {
+		fmt.Fprintln(stderr, "salloc: error: --tmp where only some nodes have the TmpDisk is not supported by Orbit's salloc yet")
+		return 1
+	}
 	s := &session{c: c, js: js, so: so, argv: argv, codes: codes, stdout: stdout, stderr: stderr}
 	return s.run(context.Background())
 }
@@ -134,7 +138,6 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.Site.ThreadsPerCore != jobspec.NoVal, "--threads-per-core (or -B threads)"},
 		{js.Site.CoresPerSocket != jobspec.NoVal, "--cores-per-socket (or -B cores)"},
 		{js.Site.SocketsPerNode != jobspec.NoVal, "--sockets-per-node (or -B sockets)"},
-		{js.Site.TmpDiskMB != jobspec.NoVal64 && js.Site.TmpDiskMB > 0, "--tmp"},
 		{js.Site.SpreadJob, "--spread-job"}, {js.Site.UseMinNodes, "--use-min-nodes"},
 		{js.Site.ReqSwitch != jobspec.NoVal, "--switches"}, {js.Site.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},
 	} {

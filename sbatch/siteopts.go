@@ -15,8 +15,7 @@ import (
 // configuration makes it a provable no-op (every node of the job's partitions already has
 // what it asks), and refused by name otherwise, since Orbit's selection does not model it.
 
-// refuseSiteOptions returns sbatch's refusal of a site option for this cluster, or Slurm's own
-// error where Slurm rejects the request here (--tmp no node of the partitions has).
+// refuseSiteOptions returns sbatch's refusal of a site option for this cluster.
 func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 	s := &js.Site
 	nodes := cmdclient.PartitionNodes(js.Partition, cfg)
@@ -39,16 +38,8 @@ func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		}
 		return false
 	}
-	if s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0 {
-		enough := func(n *conf.Node) bool { return uint64(n.TmpDisk) >= s.TmpDiskMB }
-		if !anyNode(nodes, enough) {
-			// What Slurm's controller answers when no node of the partitions has the disk.
-			return &options.Error{Stderr: "sbatch: error: Temporary disk specification can not be satisfied\n" +
-				"sbatch: error: Batch job submission failed: Requested node configuration is not available\n", ExitCode: 1}
-		}
-		if !all(enough) {
-			return refusal("--tmp where only some nodes have the TmpDisk")
-		}
+	if cmdclient.TmpDiskPartly(js, cfg) { // no node with the disk is the controller's refusal
+		return refusal("--tmp where only some nodes have the TmpDisk")
 	}
 	for _, c := range []struct {
 		given bool
@@ -94,15 +85,6 @@ func siteWarnings(js *jobspec.JobSpec, cfg *conf.Config) []string {
 
 func refusal(name string) *options.Error {
 	return &options.Error{Stderr: "sbatch: error: " + name + " is not supported by Orbit's sbatch yet\n", ExitCode: 1}
-}
-
-func anyNode(nodes []*conf.Node, ok func(*conf.Node) bool) bool {
-	for _, n := range nodes {
-		if ok(n) {
-			return true
-		}
-	}
-	return false
 }
 
 func cfgStr(cfg *conf.Config, key string) string {

@@ -130,6 +130,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// even srun -Q prints it), and runs the step.
 		fmt.Fprintln(stderr, "srun: cluster configuration lacks support for cpu binding")
 	}
+	if o.spec != nil && !inAlloc && cmdclient.TmpDiskPartly(o.spec, c.Conf) {
+		fmt.Fprintln(stderr, "srun: error: --tmp where only some nodes have the TmpDisk is not supported by Orbit's srun yet")
+		return 1
+	}
 	if code := propagateRlimits(o.spec, c, stderr); code != 0 { // rlimits.go
 		return code
 	}
@@ -245,11 +249,14 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 	for {
 		var info wire.JobAllocInfo
 		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
-		if err != nil {
+		if err != nil && !cmdclient.Unreachable(err) {
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", cmdclient.AsError(err).Text)
 			return 0, 1
 		}
 		st := states.JobState(info.State)
+		if err != nil {
+			st = states.JobPending // the controller is away (restarting): wait on
+		}
 		switch {
 		case st.IsRunning() && !st.IsCompleting():
 			if said {
@@ -574,6 +581,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		d.ExcNodes, d.Constraint, d.Licenses, d.TimeMin = js.Exclude, js.Constraint, js.Licenses, js.TimeMin
 		if js.MinCPUs != jobspec.NoVal {
 			d.MinCPUs = js.MinCPUs
+		}
+		if js.Site.TmpDiskMB != jobspec.NoVal64 {
+			d.TmpDiskMB = js.Site.TmpDiskMB // for the controller's check (TmpDiskPartly)
 		}
 		if js.Requeue >= 0 {
 			d.Requeue = int32(js.Requeue)

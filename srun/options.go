@@ -139,7 +139,7 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
 		{dist != "block" && dist != "cyclic" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
-		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0, "--tmp"},
+		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0 && inAlloc, "--tmp inside an allocation"},
 		{s.SpreadJob, "--spread-job"}, {s.UseMinNodes, "--use-min-nodes"},
 		{s.ReqSwitch != jobspec.NoVal, "--switches"}, {s.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},
 	} {

@@ -74,3 +74,18 @@ func AsError(err error) *Error {
 func ExitStatus(errno int32) int {
 	return int(uint32(errno) & 0xff)
 }
+
+// Unreachable says whether err is a failure to reach the controller rather than its answer:
+// a command waiting on its allocation keeps waiting through it (a controller restart), as
+// Slurm's srun and salloc wait for their grant whatever happens to the controller meanwhile.
+func Unreachable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var e *Error
+	if errors.As(err, &e) && e.Errno == ErrnoControllerConnection {
+		return true
+	}
+	var we *wire.Error
+	return !errors.As(err, &we)
+}

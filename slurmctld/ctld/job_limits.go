@@ -117,6 +117,9 @@ func (c *Controller) purgeOldJobs() {
 // node of the partition has the memory a job asks for.
 const memUnsatisfiableMsg = "Memory specification can not be satisfied"
 
+// tmpUnsatisfiableMsg is its explanation for a --tmp no node of the partition has (TmpDisk).
+const tmpUnsatisfiableMsg = "Temporary disk specification can not be satisfied"
+
 // memUnsatisfiable is the refusal of a job no node's memory can hold, as Slurm 22.05 sends
 // it: ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE with the explanation as err_msg, so sbatch
 // prints "sbatch: error: Memory specification can not be satisfied" and then "Batch job

@@ -241,6 +241,18 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		memRefused = need > most
 	}
 
+	// --tmp no node of the partition has: refused as Slurm's select_nodes refuses it, with
+	// the job recorded FAILED (the scheduler does not place by TmpDisk, so the commands
+	// refuse a --tmp only some nodes have).
+	tmpRefused := false
+	if d.TmpDiskMB != wire.NoVal64 && d.TmpDiskMB > 0 {
+		var most uint64
+		for _, n := range part.nodes {
+			most = max(most, uint64(t.nodes[n].conf.TmpDisk))
+		}
+		tmpRefused = d.TmpDiskMB > most
+	}
+
 	j.TimeLimit = d.TimeLimit
 	if j.TimeLimit == wire.NoVal {
 		j.TimeLimit = part.conf.DefaultTime
@@ -277,11 +289,15 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 			return nil, err
 		}
 	}
-	if memRefused {
-		if j.ArrayPending != nil {
-			return nil, memUnsatisfiable() // an array is refused without a record
+	if memRefused || tmpRefused {
+		e := memUnsatisfiable()
+		if !memRefused {
+			e.UserMsg = tmpUnsatisfiableMsg
 		}
-		return j, memUnsatisfiable()
+		if j.ArrayPending != nil {
+			return nil, e // an array is refused without a record
+		}
+		return j, e
 	}
 	return j, nil
 }

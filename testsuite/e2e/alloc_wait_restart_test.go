@@ -1,0 +1,80 @@
+package e2e_test
+
+import (
+	"errors"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/testbin"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// TestAllocWait_ControllerRestart: salloc and srun waiting for their allocation keep waiting
+// while the controller is killed and started again, as Slurm's wait for their grant; once
+// the held jobs are released they run their commands. Before, they gave up at the first
+// failed look and left their jobs pending with nobody to use them.
+func TestAllocWait_ControllerRestart(t *testing.T) {
+	// A short MessageTimeout: the commands' own connect retries (MessageTimeout times, a
+	// second apart) end well before the controller is back.
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, ExtraConf: "MessageTimeout=2\n"})
+	type waiter struct {
+		name   string
+		errOut *syncBuffer
+		done   chan error
+	}
+	var ws []waiter
+	for _, w := range []struct{ cmd, name string }{{"salloc", "waitsalloc"}, {"srun", "waitsrun"}} {
+		errOut := new(syncBuffer)
+		cmd := exec.Command(testbin.Path(t, w.cmd), "-H", "-J", w.name, "true")
+		cmd.Env, cmd.Dir, cmd.Stderr = commandEnv(c), c.WorkDir, errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			<-done
+		})
+		ws = append(ws, waiter{w.name, errOut, done})
+	}
+	waitFor(t, "both allocations pending", func() bool {
+		n := 0
+		for _, j := range c.Jobs(t) {
+			if (j.Name == "waitsalloc" || j.Name == "waitsrun") && states.JobState(j.State).IsPending() {
+				n++
+			}
+		}
+		return n == 2
+	})
+	c.KillController(t)
+	time.Sleep(5 * time.Second) // longer than a look's connect retries
+	c.RestartController(t)
+	for _, w := range ws {
+		id := jobNamed(t, c, w.name)
+		if _, errOut, code := c.Run(t, "scontrol", "release", strconv.Itoa(int(id))); code != 0 {
+			t.Fatalf("scontrol release %d: exit %d, %s", id, code, errOut)
+		}
+		var err error
+		select {
+		case err = <-w.done:
+			w.done <- err
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%s did not end after its release; stderr %q", w.name, w.errOut.String())
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) || err != nil {
+			t.Errorf("%s: %v; stderr %q", w.name, err, w.errOut.String())
+		}
+		if w.name == "waitsalloc" && !strings.Contains(w.errOut.String(), "salloc: Granted job allocation "+strconv.Itoa(int(id))+"\n") {
+			t.Errorf("salloc's stderr %q lacks its grant", w.errOut.String())
+		}
+		if j := c.WaitJob(t, id, states.JobComplete); j == nil {
+			t.Errorf("job %d did not complete", id)
+		}
+	}
+}
