@@ -2,6 +2,8 @@ package ctld
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"syscall"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -10,9 +12,10 @@ import (
 
 // killArray serves the array forms of MsgKillJob: "12_3" and "12" naming an array. A task
 // that runs (or ran) has a record of its own and is handed back to the plain path by
-// rewriting r to its job id (handled false). A pending task is split off from the array's
-// record and cancelled alone, as Slurm does; a whole array has each of its records signalled
-// or cancelled. handled is false for everything else.
+// rewriting r to its job id (handled false). A pending task still in the array's record
+// leaves it with no record of its own (dropPending), as Slurm's job_str_signal clears its
+// bit; a whole array has each of its records signalled or cancelled. handled is false for
+// everything else.
 func (c *Controller) killArray(ctx context.Context, id *wire.Identity, r *wire.KillJobRequest) (*wire.KillJobReply, bool, error) {
 	cancel := r.Signal == 0 || r.Signal == int32(syscall.SIGKILL)
 	now := c.now().Unix()
@@ -47,14 +50,7 @@ func (c *Controller) killArray(ctx context.Context, id *wire.Identity, r *wire.K
 			c.mu.Unlock()
 			return killReply(errnoJobPending), true, nil
 		}
-		taskID := c.t.nextJobID
-		if len(arrayRec.ArrayPending) == 1 {
-			taskID = arrayRec.JobID
-		}
-		chs = append(chs, splitPending{arrayID: arrayRec.JobID, idx: idx, taskJobID: taskID, then: func(n *jobRecord) {
-			n.State = uint32(states.JobCancelled)
-			n.StartTime, n.EndTime = now, now
-		}})
+		chs = append(chs, dropPending{arrayID: arrayRec.JobID, idx: idx, now: now})
 	}
 	for _, j := range recs {
 		s := j.state()
@@ -105,4 +101,33 @@ func (c *Controller) killArray(ctx context.Context, id *wire.Identity, r *wire.K
 	}
 	c.wake()
 	return &wire.KillJobReply{}, true, nil
+}
+
+// dropPending cancels pending index idx of array record arrayID as Slurm 22.05 does: the
+// index leaves the array's task list and gets no record (scontrol show job 12_3 then finds
+// nothing, nor does sacct); when it was the last, the array's record itself ends CANCELLED,
+// started and ended now, with no task index left (Slurm shows ArrayTaskId=4294967294, NO_VAL,
+// and squeue the bare array id).
+type dropPending struct {
+	arrayID, idx uint32
+	now          int64
+}
+
+func (ch dropPending) plan(t *tables) (*effects, error) {
+	rec := t.jobs[ch.arrayID]
+	if rec == nil || !rec.isArrayRecord() {
+		return nil, fmt.Errorf("job %d is not a pending array", ch.arrayID)
+	}
+	i := slices.Index(rec.ArrayPending, ch.idx)
+	if i < 0 {
+		return nil, fmt.Errorf("array %d has no pending task %d", ch.arrayID, ch.idx)
+	}
+	n := rec.clone()
+	n.ArrayPending = slices.Delete(slices.Clone(rec.ArrayPending), i, i+1)
+	if len(n.ArrayPending) == 0 {
+		n.ArrayPending, n.ArrayTaskID = nil, wire.NoVal
+		n.State = uint32(states.JobCancelled)
+		n.StartTime, n.EndTime = ch.now, ch.now
+	}
+	return &effects{jobs: []*jobRecord{n}}, nil
 }

@@ -94,12 +94,12 @@ func TestArray_SplitThrottleAndIDs(t *testing.T) {
 		}
 		return false
 	})
-	states7 := map[uint32]states.JobState{}
+	// The cancelled pending index left the array's list with no record of its own, as
+	// Slurm's job_str_signal clears its bit.
 	for _, r := range f.jobs(id) {
-		states7[r.ArrayTaskID] = states.JobState(r.State)
-	}
-	if states7[7] != states.JobCancelled {
-		t.Errorf("task 7: %s, want CANCELLED", states7[7])
+		if r.ArrayTaskID == 7 || r.JobID == id && r.ArrayTaskStr != "9%2" {
+			t.Errorf("after cancelling pending task 7: record %d index %d %q", r.JobID, r.ArrayTaskID, r.ArrayTaskStr)
+		}
 	}
 	// The environment of a task: the controller adds COUNT/MIN/MAX/STEP.
 	// Whole array cancel: every record ends; the last pending index keeps the array id.
@@ -146,6 +146,30 @@ func TestArray_LastTaskKeepsArrayID(t *testing.T) {
 	}
 	if byIdx[2] != id || byIdx[0] == id || byIdx[1] == id {
 		t.Errorf("task ids %v: want the last task (2) to keep the array id %d", byIdx, id)
+	}
+}
+
+// TestArray_CancelEveryPendingTask: cancelling an array's pending tasks one by one makes no
+// record for any of them; when the last goes, the array's record itself is CANCELLED with
+// no task index (Slurm 22.05's reference shows ArrayTaskId=4294967294 and squeue the bare id).
+func TestArray_CancelEveryPendingTask(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 4})
+	d := script("true")
+	d.ArraySpec = "0-2"
+	d.Hold = true
+	id := f.mustSubmit(d)
+	for _, task := range []uint32{0, 2, 1} {
+		if rep := f.killTask(id, task); rep.Errno != 0 {
+			t.Fatalf("cancel %d_%d: %s", id, task, rep.Text)
+		}
+		if rep := f.killTask(id, task); rep.Errno != 2017 {
+			t.Errorf("cancel %d_%d again: errno %d, want 2017 (no such task)", id, task, rep.Errno)
+		}
+	}
+	recs := f.jobs(id)
+	if len(recs) != 1 || recs[0].JobID != id || states.JobState(recs[0].State) != states.JobCancelled ||
+		recs[0].ArrayTaskID != wire.NoVal || recs[0].ArrayTaskStr != "" {
+		t.Errorf("records after cancelling every task: %+v", recs)
 	}
 }
 
