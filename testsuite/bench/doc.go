@@ -4,8 +4,9 @@
 //
 //   - bench_test.go: the figures /work/shared/reference-slurm/measure.sh takes on the
 //     reference Slurm, defined the same way so the two read side by side: sequential sbatch
-//     throughput, end-to-end throughput of 500 `true` jobs, one job's turnaround and
-//     `srun -N1 true` latency, on 16 nodes.
+//     throughput, end-to-end throughput of 500 `true` jobs, one job's turnaround (polled
+//     every 50 ms as measure.sh does, and back to back) and `srun -N1 true` latency, on 16
+//     nodes.
 //   - bench_query_test.go: squeue, sinfo and scontrol show with 10,000 jobs queued (issue 5;
 //     100,000 with ORBIT_BENCH_100K=1), and one job's `scontrol show job` RPC while 8
 //     clients submit (BenchmarkQueryUnderIngest: queries never wait for scheduling).
