@@ -95,6 +95,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		e.UserMsg = "rebooting of nodes is only allowed for admins"
 		return nil, e
 	}
+	// What may reach the accounting database is lower case (Slurm's validate_job_create_req):
+	// --account=MY_ACCT is the job's my_acct.
+	d.Account, d.WCKey = strings.ToLower(d.Account), strings.ToLower(d.WCKey)
 	if names := allowGroupNames(c.config().Partitions); len(names) > 0 && !c.slurmUser(id.UID) {
 		c.groups.load(id.UID, names, time.Unix(now, 0)) // part_access_groups.go, outside the lock
 	}
