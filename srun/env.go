@@ -25,6 +25,7 @@ type stepEnv struct {
 	label     bool
 	cpt       uint32 // -c as given (0 = not given)
 	inAlloc   bool   // the step runs in an existing allocation
+	jobName   string // inside one, the step's SLURM_JOB_NAME: srun's job name
 	// site is srun's own --distribution, --mem-bind, --hint and --threads-per-core (from
 	// its command line or the SLURM_* input variables of the allocation); bind.go turns them
 	// into the step's SLURM_DISTRIBUTION, SLURM_MEM_BIND* and SLURM_CPU_BIND* as srun does.
@@ -76,20 +77,36 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	}
 	u32 := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 	jobNodes := len(s.JobCPUs)
-	put("SLURM_CLUSTER_NAME", s.ClusterName)
+	// Inside an allocation the job's own variables (cluster, node count, CPUs, submit
+	// directory and host) are the allocation's environment's, which srun passes on as they
+	// are: srun --jobid from outside one has none of them, as on Slurm; and the job name is
+	// srun's own (-J, SLURM_JOB_NAME, else the command's).
+	if !e.inAlloc {
+		put("SLURM_CLUSTER_NAME", s.ClusterName)
+	}
 	put("SLURM_CONF", e.confPath)
 	put("SLURM_JOB_ID", u32(s.JobID))
 	put("SLURM_JOBID", u32(s.JobID))
-	put("SLURM_JOB_NAME", s.JobName)
+	if e.inAlloc && e.jobName != "" {
+		put("SLURM_JOB_NAME", e.jobName)
+	} else {
+		put("SLURM_JOB_NAME", s.JobName)
+	}
 	put("SLURM_JOB_NODELIST", s.JobNodeList)
-	put("SLURM_JOB_NUM_NODES", strconv.Itoa(jobNodes))
+	if !e.inAlloc {
+		put("SLURM_JOB_NUM_NODES", strconv.Itoa(jobNodes))
+	}
 	put("SLURM_JOB_PARTITION", s.Partition)
-	put("SLURM_JOB_CPUS_PER_NODE", repeatCounts(s.JobCPUs))
+	if !e.inAlloc {
+		put("SLURM_JOB_CPUS_PER_NODE", repeatCounts(s.JobCPUs))
+	}
 	put("SLURM_JOB_UID", u32(e.uid))
 	put("SLURM_JOB_GID", u32(e.gid))
 	put("SLURM_JOB_USER", s.UserName)
-	put("SLURM_SUBMIT_DIR", e.submitDir)
-	put("SLURM_SUBMIT_HOST", e.submitHos)
+	if !e.inAlloc {
+		put("SLURM_SUBMIT_DIR", e.submitDir)
+		put("SLURM_SUBMIT_HOST", e.submitHos)
+	}
 	put("SLURM_WORKING_CLUSTER", fmt.Sprintf("%s:%s:%d:9728:109", s.ClusterName, s.CtldAddr, s.CtldPort))
 	put("SLURM_PRIO_PROCESS", "0")
 	put("SLURM_UMASK", fmt.Sprintf("%04o", e.umask))

@@ -88,7 +88,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	jobID, _ := strconv.ParseUint(firstEnv("SLURM_JOB_ID", "SLURM_JOBID"), 10, 32)
+	// The job of an existing allocation: --jobid, or SLURM_JOB_ID (which sets it too).
+	jobID, _ := strconv.ParseUint(firstNonEmpty(o.spec.JobID, os.Getenv("SLURM_JOBID")), 10, 32)
 	inAlloc := jobID != 0
 	limit := o.timeLimit
 	c, err := cmdclient.Load("srun", "")
@@ -146,8 +147,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		jobID = uint64(id)
 		s.allocated = true
-	} else if o.nodesSet && o.nodes > 0 {
-		if n, _ := strconv.Atoi(os.Getenv("SLURM_JOB_NUM_NODES")); n > 0 && int(o.nodes) > n {
+	} else {
+		info, code := s.confirmAllocation(ctx, uint32(jobID)) // alloc_confirm.go
+		if code != 0 {
+			return code
+		}
+		s.alloc = info
+		if n := len(info.Nodes); o.nodesSet && o.nodes > 0 && n > 0 && int(o.nodes) > n {
 			fmt.Fprintf(stderr, "srun: error: Only allocated %d nodes asked for %d\n", n, o.nodes)
 			return 1
 		}
@@ -159,15 +165,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.release(ctx, code)
 	}
 	return code
-}
-
-func firstEnv(names ...string) string {
-	for _, n := range names {
-		if v := os.Getenv(n); v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // session is one srun invocation's state.
@@ -442,7 +439,10 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	env := stepEnv{base: os.Environ(), step: step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
 		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
-		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated}
+		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated, jobName: o.jobName}
+	if env.jobName == "" && len(o.argv) > 0 {
+		env.jobName = filepath.Base(o.argv[0]) // Slurm's srun names its job after the command
+	}
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
 		env.stored, env.overcommit, env.mpi = o.spec.Stored, o.spec.Overcommit, o.mpi

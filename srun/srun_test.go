@@ -131,7 +131,10 @@ func TestStepEnvNames(t *testing.T) {
 		k, _, _ := strings.Cut(l, "=")
 		want = append(want, k)
 	}
-	batch := []string{"SLURM_NODE_ALIASES=(null)"} // from the batch environment
+	// From the batch environment (slurmstepd sets them for the batch script; srun in an
+	// allocation passes them on rather than setting them).
+	batch := []string{"SLURM_NODE_ALIASES=(null)", "SLURM_CLUSTER_NAME=c", "SLURM_JOB_CPUS_PER_NODE=6",
+		"SLURM_JOB_NUM_NODES=1", "SLURM_SUBMIT_DIR=/tmp", "SLURM_SUBMIT_HOST=h"}
 	e := &stepEnv{base: batch, commHost: "127.0.0.1", commPort: 1, label: true, cpt: 2, inAlloc: true,
 		step: &wire.StepCreateReply{JobID: 5, Nodes: []string{"n1"}, NodeList: "n1", Tasks: []uint32{3},
 			CPUsOnNode: []uint32{6}, JobCPUs: []uint32{6}, NumTasks: 3}}
