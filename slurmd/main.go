@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/slurmd/node"
@@ -169,7 +170,7 @@ func run(args []string) int {
 	}
 	d, err := node.Start(node.Options{
 		ConfPath: confPath, Config: cfg, NodeNames: o.nodes, StepdPath: o.stepd, Logger: log,
-		LogFile: logPath, Debug: o.verbose > 0,
+		LogFile: logPath, Debug: o.verbose > 0, LogLevels: slurmdLogLevels(cfg, o.verbose, o.foreground, logPath),
 	})
 	if err != nil {
 		log.Error("fatal", "err", err)
@@ -253,4 +254,24 @@ func daemonize() int {
 	}
 	cmd.Process.Release()
 	return 0
+}
+
+// slurmdLogLevels are the levels Slurm's slurmd logs at to its file and to syslog, by name
+// (its _update_logging): -v raises SlurmdDebug's; syslog gets SlurmdSyslogDebug, nothing in
+// the foreground, the file's level without a file, else only fatal errors. srun
+// --slurmd-debug reports them.
+func slurmdLogLevels(cfg *conf.Config, verbose int, foreground bool, logFile string) [2]string {
+	level := loglevel.Parse(cfg.SlurmdDebug)
+	if verbose > 0 {
+		level = loglevel.Info + uint16(verbose)
+	}
+	syslog := loglevel.Fatal
+	if v, ok := cfg.Get("SlurmdSyslogDebug"); ok && v != "" {
+		syslog = loglevel.Parse(v)
+	} else if foreground {
+		syslog = loglevel.Quiet
+	} else if level > loglevel.Quiet && logFile == "" {
+		syslog = level
+	}
+	return [2]string{loglevel.Name(level), loglevel.Name(syslog)}
 }

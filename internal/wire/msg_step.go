@@ -168,6 +168,9 @@ type LaunchTasks struct {
 	Pty     bool   `codec:"pty,omitempty"`
 	PtyRows uint16 `codec:"pty_rows,omitempty"`
 	PtyCols uint16 `codec:"pty_cols,omitempty"`
+	// SlurmdDebug is srun --slurmd-debug, a Slurm log level (compat/loglevel; 0 = none):
+	// slurmstepd logs to the first task's stderr at that level above error.
+	SlurmdDebug uint16 `codec:"slurmd_debug,omitempty"`
 }
 
 // SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or

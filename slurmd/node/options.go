@@ -29,6 +29,10 @@ type Options struct {
 	LogFile string
 	// Debug raises slurmstepd's log level and, without LogFile, lets it write to stderr.
 	Debug bool
+	// LogLevels are slurmd's logfile and syslog levels by name, as srun --slurmd-debug
+	// reports them (slurmd's command line decides them). Empty: slurm.conf's SlurmdDebug and
+	// "quiet", as for a slurmd in the foreground.
+	LogLevels [2]string
 	// NoAuthSocket skips serving the local auth socket (tests run several daemons at once).
 	NoAuthSocket bool
 	// DeadNodesFile is the emulation's test-only list of nodes that do not answer (see

@@ -90,7 +90,7 @@ func (d *Daemon) handleLaunchTasks(ctx context.Context, req *wire.Request) (any,
 func (d *Daemon) startStepStepd(ctx context.Context, h *hosted, m *wire.LaunchTasks) error {
 	l := &stepdlaunch.Step{Msg: *m, NodeName: h.node.Name, Spool: h.spool,
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(d.cfg.KillWait),
-		LogFile: d.opts.LogFile, Debug: d.opts.Debug, PropagateRlimits: d.cfg.PropagateRlimits.Names(),
+		LogFile: d.opts.LogFile, Debug: d.opts.Debug, LogLevels: d.logLevels(), PropagateRlimits: d.cfg.PropagateRlimits.Names(),
 		TaskProlog: d.cfg.TaskProlog, TaskEpilog: d.cfg.TaskEpilog}
 	if v, ok := d.cfg.Get("JobFileAppend"); ok {
 		l.JobFileAppend = v == "1"

@@ -128,7 +128,7 @@ func (d *Daemon) startStepStepdMany(m *wire.LaunchTasksMany, ok []int) []error {
 	first := d.nodes[m.Nodes[ok[0]].NodeName]
 	l := &stepdlaunch.Step{NodeName: first.node.Name, Spool: first.spool,
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(d.cfg.KillWait),
-		LogFile: d.opts.LogFile, Debug: d.opts.Debug, PropagateRlimits: d.cfg.PropagateRlimits.Names(),
+		LogFile: d.opts.LogFile, Debug: d.opts.Debug, LogLevels: d.logLevels(), PropagateRlimits: d.cfg.PropagateRlimits.Names(),
 		TaskProlog: d.cfg.TaskProlog, TaskEpilog: d.cfg.TaskEpilog}
 	if v, found := d.cfg.Get("JobFileAppend"); found {
 		l.JobFileAppend = v == "1"

@@ -149,8 +149,9 @@ type nodeRun struct {
 	spec       stepd.StepSpec
 	step       *stepd.Step
 	cg         *stepd.MemoryCgroup
-	pmi        *pmiShare // nil without PMI
-	cancelOnce sync.Once // a -K kill and the job's terminate may both arrive
+	pmi        *pmiShare  // nil without PMI
+	dbg        *stepDebug // srun --slurmd-debug's lines; nil without
+	cancelOnce sync.Once  // a -K kill and the job's terminate may both arrive
 }
 
 // startShare connects node l's share to srun and starts its tasks; on failure it tells srun
@@ -178,14 +179,18 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	spec.Group = group
-	spec.NoEndState = true // finish removes the state file as the tasks end
+	spec.NoEndState = true              // finish removes the state file as the tasks end
+	dbg := newStepDebug(l, sink, &spec) // slurmd_debug.go
+	dbg.starting(l, len(spec.Tasks))
 	spec.TaskExited = func(e stepd.TaskExit) {
+		dbg.taskExited(e)
 		sink.write(stepio.Exit, uint32(e.Rank), stepio.ExitData(e.Status))
 	}
 	cg := memCgroup(l.Memory, l.NodeName, m.JobID, spec.StepID, log) // oom.go
 	oom := &oomWatch{cg: cg, node: l.NodeName, step: stepName(m.JobID, spec.StepID)}
 	spec.Cgroup, spec.PostTerm = cg, oom.postTerm
 	step, err := stepd.Start(spec)
+	dbg.runningAll(&spec, step)
 	if err != nil {
 		pmiSrv.close()
 		removeCgroup(cg, log)
@@ -199,7 +204,7 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 		out.OnWinsize(func(rows, cols uint16) { step.SetWinsize(stepd.Winsize{Rows: rows, Cols: cols}) })
 	}
 	out.Stdin(stdin)
-	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg, pmi: pmiSrv}, nil
+	return &nodeRun{l: l, io: out, sink: sink, spec: spec, step: step, cg: cg, pmi: pmiSrv, dbg: dbg}, nil
 }
 
 // cancel kills the node's share of the step (once), with slurmstepd's CANCELLED line (why
@@ -223,6 +228,7 @@ func (r *nodeRun) finish(log *slog.Logger) {
 	exits := r.step.Wait()
 	r.pmi.close()
 	removeCgroup(r.cg, log)
+	r.dbg.done()
 	r.io.Close()
 	stepd.RemoveState(r.step.StatePath()) // and the job's directory, once empty
 	log.Debug("step ended", "job", r.l.Msg.JobID, "step", r.l.Msg.StepID, "node", r.l.NodeName,

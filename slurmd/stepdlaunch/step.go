@@ -30,8 +30,11 @@ type Step struct {
 	KillWait       int    `codec:"kill_wait"` // seconds, slurm.conf's when the launch has none
 	LogFile        string `codec:"log_file"`  // where the stepd logs ("" = stderr)
 	Debug          bool   `codec:"debug"`
-	JobFileAppend  bool   `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
-	Memory         Memory `codec:"memory"`
+	// LogLevels are the node's logfile and syslog levels by name (slurm.conf's SlurmdDebug
+	// and SlurmdSyslogDebug, as Slurm resolves them), which srun --slurmd-debug reports.
+	LogLevels     [2]string `codec:"log_levels"`
+	JobFileAppend bool      `codec:"job_file_append"` // slurm.conf's, for OpenMode unset
+	Memory        Memory    `codec:"memory"`
 	// PropagateRlimits is as Batch's: the rlimits the node's slurm.conf propagates.
 	PropagateRlimits []string `codec:"propagate_rlimits"`
 	// TaskProlog and TaskEpilog are the node's slurm.conf's, run around every task.
