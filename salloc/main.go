@@ -94,6 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, w := range js.Warnings {
 		io.WriteString(stderr, w)
 	}
+	io.WriteString(stderr, compatopts.DefinedOptions(js)) // -v: once the options are checked
 	argv := js.Argv
 	if len(argv) == 0 && !so.NoShell {
 		argv = []string{loginShell()}

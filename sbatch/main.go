@@ -85,6 +85,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	for _, w := range siteWarnings(js, c.Conf) { // siteopts.go
 		io.WriteString(stderr, w)
 	}
+	io.WriteString(stderr, options.DefinedOptions(js)) // -v: once the options are checked
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
 		return oe.ExitCode // nothing was sent to the controller

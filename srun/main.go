@@ -64,6 +64,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, w := range o.spec.Warnings {
 		io.WriteString(stderr, w)
 	}
+	if o.spec.TestOnly { // -v: test-only stops before the checks below; Slurm's srun lists them here too
+		io.WriteString(stderr, compatopts.DefinedOptions(o.spec))
+	}
 	switch {
 	case o.version:
 		fmt.Fprintln(stdout, version.String())
@@ -130,6 +133,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Slurm's srun says so while it checks its options, before -Q takes effect (so
 		// even srun -Q prints it), and runs the step.
 		fmt.Fprintln(stderr, "srun: cluster configuration lacks support for cpu binding")
+	}
+	if !o.spec.TestOnly { // -v: once the options are checked (cpu-bind and MPI above)
+		io.WriteString(stderr, compatopts.DefinedOptions(o.spec))
 	}
 	if o.spec != nil && !inAlloc && cmdclient.TmpDiskPartly(o.spec, c.Conf) {
 		fmt.Fprintln(stderr, "srun: error: --tmp where only some nodes have the TmpDisk is not supported by Orbit's srun yet")

@@ -214,6 +214,9 @@ type JobSpec struct {
 	Env        []string // the submitting environment
 	SubmitLine string   // the command line as typed, for Slurm's SubmitLine
 	Warnings   []string // stderr lines to print even when parsing succeeds (e.g. the #SLURM warning)
+	// Defined is every option given, in the order each was last set (defined.go), for the
+	// commands' -v list of defined options.
+	Defined []DefinedOption
 }
 
 // NoVal64 marks an unset memory size (Slurm's NO_VAL64).

@@ -33,8 +33,13 @@ type applier struct {
 
 // apply sets one option's value on the spec, as the option's Slurm setter does, and
 // returns the command's error for a bad value.
-func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
+func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err error) {
 	js := a.js
+	defer func() {
+		if err == nil { // Slurm marks an option set once its setter accepts the value
+			js.Define(jobspec.DefinedOption{ID: o.ID, Value: val, HasVal: hasVal})
+		}
+	}()
 	if !o.Implemented {
 		return cmdError(a.cmd, 1, fmt.Sprintf("%s is not supported by Orbit yet", displayName(o)))
 	}
@@ -109,6 +114,11 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 			js.KillInvalidDep = 2
 		default:
 			return cmdError(a.cmd, 255, "Invalid --kill-on-invalid-dep specification")
+		}
+		// Slurm ORs yes and no into the job's flags and never clears them, not even between
+		// sbatch's passes, and yes wins over no; the record keeps what was seen.
+		if prev, ok := js.DefinedValue(o.ID); ok && strings.EqualFold(prev.Value, "yes") {
+			js.KillInvalidDep, val = 1, prev.Value
 		}
 	case "nodes":
 		js.NodesByCLI = src == fromCLI
@@ -344,7 +354,16 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) error {
 	case "ignore-pbs":
 		js.IgnorePBS = true
 	case "verbose":
-		js.Verbose++
+		if !hasVal {
+			js.Verbose++
+			break
+		}
+		// SBATCH_DEBUG, SLURM_DEBUG, SALLOC_DEBUG: the level itself (Slurm's parse_int).
+		n, rest, digits := strtol(val)
+		if !digits || rest != "" || n < 0 {
+			return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value %q for --verbose.", val))
+		}
+		js.Verbose = int(int32(n))
 	case "quiet":
 		js.Quiet = true
 	case "help":

@@ -108,6 +108,9 @@ func (in SbatchInput) Parse() (*jobspec.JobSpec, error) {
 	if len(dargs) > 0 {
 		dfound, dind, err := getoptLong(Sbatch, append([]string{"sbatch"}, dargs...))
 		for _, occ := range dfound {
+			if occ.opt.Early { // Slurm reads -v, -Q, --wrap, --help ... on the command line only
+				continue
+			}
 			if aerr := a.apply(occ.opt, occ.value, occ.hasVal, fromCLI); aerr != nil {
 				return nil, aerr
 			}
@@ -127,7 +130,7 @@ func (in SbatchInput) Parse() (*jobspec.JobSpec, error) {
 	}
 	found, _, _ = getoptLong(Sbatch, cmdline)
 	for _, occ := range found {
-		if occ.opt.Early && occ.opt.ID != "verbose" && occ.opt.ID != "quiet" {
+		if occ.opt.Early { // the first pass counted -v and -Q; the environment may have reset -v
 			continue
 		}
 		if err := a.apply(occ.opt, occ.value, occ.hasVal, fromCLI); err != nil {
@@ -148,6 +151,7 @@ func freshSbatch(old *jobspec.JobSpec) *jobspec.JobSpec {
 	js.Script, js.ScriptPath, js.Argv, js.Wrap = old.Script, old.ScriptPath, old.Argv, old.Wrap
 	js.Verbose, js.Quiet = old.Verbose, old.Quiet
 	js.Warnings = old.Warnings
+	js.Defined = old.Defined // Slurm keeps the first pass's option state
 	return js
 }
 
@@ -205,7 +209,9 @@ func (a *applier) applyEnv(table []EnvVar, env []string) error {
 				a.reset(o)
 				continue
 			}
-			val, hasVal = "", false
+			if o.ID != "verbose" { // Slurm passes the value on; only -v's setter reads it
+				val, hasVal = "", false
+			}
 		case ArgOptional:
 			hasVal = val != ""
 		}
@@ -218,6 +224,7 @@ func (a *applier) applyEnv(table []EnvVar, env []string) error {
 
 // reset undoes a flag, as a false-valued environment variable does in Slurm.
 func (a *applier) reset(o *Option) {
+	a.js.Undefine(o.ID)
 	switch o.ID {
 	case "hold":
 		a.js.Hold = false

@@ -161,6 +161,7 @@ func (a *applier) verifyHint() error {
 		return nil
 	case hintSrc == fromCLI && cliRival:
 		s.Hint = ""
+		a.js.Undefine("hint")
 		return nil
 	case hintSrc == fromCLI:
 		// Slurm resets --ntasks-per-core, --threads-per-core and -B, which takes all three
@@ -168,8 +169,12 @@ func (a *applier) verifyHint() error {
 		s.NTasksPerCore = jobspec.NoVal
 		s.SocketsPerNode, s.CoresPerSocket, s.ThreadsPerCore = jobspec.NoVal, jobspec.NoVal, jobspec.NoVal
 		a.js.CPUBind, a.js.CPUBindSet = "", false
+		for _, id := range []string{"ntasks-per-core", "threads-per-core", "extra-node-info", "cpu-bind", "cpu_bind"} {
+			a.js.Undefine(id)
+		}
 	case cliRival, envRival:
 		s.Hint = ""
+		a.js.Undefine("hint")
 		return nil
 	}
 	for _, tok := range hintTokens(s.Hint) {

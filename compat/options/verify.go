@@ -89,8 +89,12 @@ func (a *applier) memoryExclusive() error {
 		return &Error{Stderr: cmdName(a.cmd) + ": fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n", ExitCode: 1}
 	case memCLI:
 		js.MemPerCPU = jobspec.NoVal64
+		js.Undefine("mem-per-cpu")
+		js.Undefine("mem-per-gpu")
 	case cpuCLI:
 		js.MemPerNode = jobspec.NoVal64
+		js.Undefine("mem")
+		js.Undefine("mem-per-gpu")
 	case hasKey(a.memBy, "mem") && hasKey(a.memBy, "mem-per-cpu"):
 		return &Error{Stderr: cmdName(a.cmd) + ": fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.\n", ExitCode: 1}
 	}

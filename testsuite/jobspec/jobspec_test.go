@@ -15,6 +15,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
+	"github.com/orbit-hpc/orbit/testsuite/refcase"
 )
 
 // fakeID stands for the job id the reference assigned; goldens have it as @ID@.
@@ -115,8 +116,19 @@ func TestSbatchAgainstReference(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Orbit refused what the reference accepted: %v", err)
 			}
-			if got := strings.Join(js.Warnings, ""); got != g.stderr {
-				t.Errorf("stderr: got %q want %q", got, g.stderr)
+			wantWarn := g.stderr
+			if block := refcase.DefinedOptionsBlock(g.stderr); block != "" {
+				// A -v case: the warnings come before the list of defined options, and the
+				// select plugins' lines after it are sbatch's, from slurm.conf, not the
+				// options' (internal/cmdclient.SelectPluginLines).
+				wantWarn, _, _ = strings.Cut(g.stderr, block)
+				got := strings.ReplaceAll(options.DefinedOptions(js), fakeCwd, "@CWD@")
+				if got != block {
+					t.Errorf("defined options:\n%s\nreference:\n%s", got, block)
+				}
+			}
+			if got := strings.Join(js.Warnings, ""); got != wantWarn {
+				t.Errorf("stderr: got %q want %q", got, wantWarn)
 			}
 			compareShow(t, js, g.show)
 		})

@@ -173,3 +173,25 @@ func Sbatch(t *testing.T, c *cluster.Cluster, args ...string) uint32 {
 	}
 	return uint32(id)
 }
+
+// DefinedOptionsBlock returns the list of defined options sbatch, srun and salloc print on
+// stderr at -v, from its "defined options" line to its "end of defined options" line, or ""
+// when s holds none. The -v cases compare only this block: around it the commands print
+// lines of their own (plugin loading, the allocation, the launch) with job ids and plugin
+// names that other cases cover.
+func DefinedOptionsBlock(s string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.HasSuffix(l, ": defined options\n") {
+			in = true
+		}
+		if in {
+			b.WriteString(l)
+		}
+		if in && strings.HasSuffix(l, ": end of defined options\n") {
+			break
+		}
+	}
+	return b.String()
+}
