@@ -94,7 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, w := range js.Warnings {
 		io.WriteString(stderr, w)
 	}
-	io.WriteString(stderr, compatopts.DefinedOptions(js)) // -v: once the options are checked
+	dump := compatopts.DefinedOptions(js) // -v: once the options are checked
+	io.WriteString(stderr, dump)
 	argv := js.Argv
 	if len(argv) == 0 && !so.NoShell {
 		argv = []string{loginShell()}
@@ -102,6 +103,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	c, err := cmdclient.Load("salloc", "")
 	if err != nil {
 		cmdclient.Fatal(stderr, "salloc", err)
+	}
+	if dump != "" {
+		io.WriteString(stderr, cmdclient.SelectPluginLines("salloc", c.Conf)) // Slurm loads them next
 	}
 	if msg, code := compatopts.CheckUnmodelledGPU("salloc", js, c.Conf.GresTypes); code != 0 {
 		io.WriteString(stderr, msg)

@@ -85,7 +85,10 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	for _, w := range siteWarnings(js, c.Conf) { // siteopts.go
 		io.WriteString(stderr, w)
 	}
-	io.WriteString(stderr, options.DefinedOptions(js)) // -v: once the options are checked
+	if dump := options.DefinedOptions(js); dump != "" { // -v: once the options are checked
+		io.WriteString(stderr, dump)
+		io.WriteString(stderr, cmdclient.SelectPluginLines("sbatch", c.Conf)) // then Slurm loads them
+	}
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
 		return oe.ExitCode // nothing was sent to the controller

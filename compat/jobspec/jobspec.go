@@ -185,6 +185,9 @@ type JobSpec struct {
 	// QuitOnInterrupt (--quit-on-interrupt) ends the step at the first SIGINT; DisableStatus
 	// (-X) passes each SIGINT to the tasks instead of printing their states.
 	QuitOnInterrupt, DisableStatus bool
+	// SlurmdDebug is srun --slurmd-debug, a Slurm log level (compat/loglevel; 0: not given):
+	// slurmstepd logs to the step's first task's stderr at error plus it.
+	SlurmdDebug uint16
 	// Immediate is srun -I/--immediate in seconds (0: not given): the allocation, and a
 	// step that finds its job's CPUs busy, wait no longer than this (salloc keeps its own).
 	Immediate int

@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"math"
 	"strconv"
 	"strings"
@@ -90,6 +91,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.ArraySpec = val
 	case "jobid":
 		js.JobID = val
+	case "slurmd-debug":
+		js.SlurmdDebug = loglevel.Parse(val) // log_string2num: an unknown name is NO_VAL16
 	case "alloc-nodelist":
 		js.AllocNodeList = val
 	case "wrap":

@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"strings"
 	"time"
 
@@ -244,7 +245,7 @@ var definedRows = []definedRow{
 	row("resv-ports", nil),
 	row("send-libs", nil),
 	row("signal", func(d *dump, _ jobspec.DefinedOption) string { return signalText(d.js.Signal) }),
-	row("slurmd-debug", nil),
+	row("slurmd-debug", func(d *dump, _ jobspec.DefinedOption) string { return loglevel.Name(d.js.SlurmdDebug) }),
 	row("sockets-per-node", func(d *dump, _ jobspec.DefinedOption) string { return cInt(d.js.Site.SocketsPerNode) }),
 	row("spread-job", set),
 	row("", func(d *dump, _ jobspec.DefinedOption) string { // SBATCH_REQ_SWITCH and the like

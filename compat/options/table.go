@@ -159,7 +159,7 @@ var Table = []Option{
 	{ID: "resv-ports", Name: "resv-ports", Arg: ArgOptional, Cmds: Srun},
 	{ID: "send-libs", Name: "send-libs", Arg: ArgOptional, Cmds: Srun},
 	{ID: "signal", Name: "signal", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
-	{ID: "slurmd-debug", Name: "slurmd-debug", Arg: ArgRequired, Cmds: Srun},
+	{ID: "slurmd-debug", Name: "slurmd-debug", Arg: ArgRequired, Cmds: Srun, Implemented: true},
 	{ID: "sockets-per-node", Name: "sockets-per-node", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "spread-job", Name: "spread-job", Arg: ArgNone, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "switch-req", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},

@@ -1,0 +1,64 @@
+package e2e_test
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// TestSrunSlurmdDebug: srun --slurmd-debug has slurmstepd log its lines into the step's first
+// task's stderr, as on Slurm 22.05 (lines taken from the reference, pids and times aside):
+// error shows the verbose lines, info adds debug ones, fatal shows none.
+func TestSrunSlurmdDebug(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	pid := regexp.MustCompile(`\(\d+\) started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$|\(\d+\) exited|pid=\d+$`)
+	// slurmd's own file level is the test cluster's SlurmdDebug; syslog is off (-D).
+	logfile := regexp.MustCompile(`logfile='[a-z0-9]+'`)
+	lines := func(level string) (got []string, code int) {
+		t.Helper()
+		_, errOut, code := c.Run(t, "srun", "-l", "-n2", "--slurmd-debug="+level, "sh", "-c", "exit 3")
+		for _, l := range strings.Split(strings.TrimSuffix(errOut, "\n"), "\n") {
+			l = logfile.ReplaceAllString(l, "logfile='L'")
+			got = append(got, pid.ReplaceAllStringFunc(l, func(m string) string {
+				switch {
+				case strings.HasPrefix(m, "pid="):
+					return "pid=PID"
+				case strings.HasSuffix(m, "exited"):
+					return "(PID) exited"
+				}
+				return "(PID) started TIME"
+			}))
+		}
+		return got, code
+	}
+
+	got, code := lines("error")
+	// The two tasks' ends may come in either order.
+	slices.Sort(got[4:6])
+	want := []string{
+		"0: slurmstepd-n1: debug levels are stderr='verbose', logfile='L', syslog='quiet'",
+		"0: slurmstepd-n1: starting 2 tasks",
+		"0: slurmstepd-n1: task 0 (PID) started TIME",
+		"0: slurmstepd-n1: task 1 (PID) started TIME",
+		"0: slurmstepd-n1: task 0 (PID) exited with exit code 3.",
+		"0: slurmstepd-n1: task 1 (PID) exited with exit code 3.",
+		"srun: error: n1: tasks 0-1: Exited with exit code 3",
+	}
+	if code != 3 || !slices.Equal(got, want) {
+		t.Errorf("--slurmd-debug=error: exit %d, stderr\n%s\nwant\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	got, _ = lines("info")
+	for _, w := range []string{"0: slurmstepd-n1: debug levels are stderr='debug', logfile='L', syslog='quiet'",
+		"0: slurmstepd-n1: debug:  IO handler started pid=PID", "0: slurmstepd-n1: debug:  Sending launch resp rc=0"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("--slurmd-debug=info: stderr\n%s\nlacks %q", strings.Join(got, "\n"), w)
+		}
+	}
+	if got, code := lines("fatal"); code != 3 || !slices.Equal(got, want[6:]) {
+		t.Errorf("--slurmd-debug=fatal: exit %d, stderr %q; want only srun's line", code, got)
+	}
+}
