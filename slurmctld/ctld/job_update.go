@@ -45,6 +45,10 @@ func heldReason(j *jobRecord) states.Reason {
 	return states.WaitHeldUser
 }
 
+// requeueKillDelay is how long after scontrol requeue's reply the job's old incarnation is
+// killed: Slurm's agent queue's latency, a few milliseconds, with room for a loaded node.
+const requeueKillDelay = 50 * time.Millisecond
+
 // replaceJob installs a new version of an existing job (hold, release).
 type replaceJob struct{ rec *jobRecord }
 
@@ -195,14 +199,19 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	}
 	c.log.Info("job updated", "job", r.JobID, "task", r.ArrayTaskID, "action", r.Action, "uid", id.UID)
 	if len(ends) > 0 {
-		// The old incarnations end after scontrol has its answer, as Slurm's agent sends
-		// the kill: a script that requeues itself still runs its next command.
+		// The old incarnations end after scontrol has its answer, and a moment later, as
+		// Slurm's agent sends the kill from its own thread: a script that requeues itself
+		// (scontrol requeue $SLURM_JOB_ID && echo requeued) runs its next command on Slurm,
+		// whereas a kill sent the instant the reply leaves can reach the script first on a
+		// loaded node.
 		req.AfterReply(func() {
-			for _, e := range ends {
-				for _, n := range e.nodes {
-					c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
+			time.AfterFunc(requeueKillDelay, func() {
+				for _, e := range ends {
+					for _, n := range e.nodes {
+						c.send(agentTask{kind: taskTerminate, jobID: e.jobID, node: n})
+					}
 				}
-			}
+			})
 		})
 	}
 	if r.Action == wire.JobActionRequeue || r.Action == wire.JobActionRequeueHold {
