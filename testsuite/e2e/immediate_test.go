@@ -77,10 +77,13 @@ func TestImmediate_BusyCluster(t *testing.T) {
 	}
 	c.WaitJob(t, waiting, states.JobComplete)
 
-	// Steps: the first step holds the job's CPUs, so -I gives the second up; -I3 waits for
-	// the first to end, as Slurm's srun does when woken, and says so.
+	// Steps: the first step holds the job's CPUs (until the script lets it go), so -I gives
+	// the second up; -I30 waits for the first to end, as Slurm's srun does when woken, and
+	// says so. The first step ends 3 s after -I30 was started, long after its first ask.
 	out, errOut, code := c.Run(t, "salloc", "-Q", "-n1", "bash", "-c",
-		"srun sleep 2 & sleep 0.5; srun -I true; echo rc=$?; srun -I3 true; echo rc=$?; wait")
+		"srun bash -c 'touch step.up; while [ ! -e step.go ]; do sleep 0.1; done' & "+
+			"until [ -e step.up ]; do sleep 0.1; done; srun -I true; echo rc=$?; "+
+			"(sleep 3; touch step.go) & srun -I30 true; echo rc=$?; wait")
 	if out != "rc=1\nrc=0\n" || code != 0 {
 		t.Errorf("salloc: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
