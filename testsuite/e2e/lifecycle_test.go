@@ -275,7 +275,11 @@ func TestSbatch_ControllerDown(t *testing.T) {
 func TestScancel_BatchJobWithStep(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
 	testbin.Path(t, "srun")
-	id := submit(t, c, "-o", "step.out", "--wrap", "srun sh -c 'echo started; exec sleep 300'")
+	// The batch shell waits for srun before it acts on its own SIGTERM (a trap runs once
+	// the foreground command ends): otherwise the script may end first under load, and
+	// slurmstepd then kills what is left of the job, srun included, before srun hears of
+	// its task's end (Slurm's slurmstepd does the same).
+	id := submit(t, c, "-o", "step.out", "--wrap", "trap 'echo batch shell got SIGTERM' TERM; srun sh -c 'echo started; exec sleep 300'")
 	out := filepath.Join(c.WorkDir, "step.out")
 	waitFor(t, "the step to start", func() bool { b, _ := os.ReadFile(out); return strings.Contains(string(b), "started") })
 	if o, e, code := c.Run(t, "scancel", fmt.Sprint(id)); code != 0 || o != "" || e != "" {
