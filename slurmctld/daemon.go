@@ -91,7 +91,8 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 	}
 	// The scheduler plugin (SchedulerType) runs as this process's child; a type with no
 	// plugin executable is fatal, as Slurm refuses a plugin it cannot load.
-	sched, err := schedhost.Start(schedhost.Options{Type: cfg.SchedulerType, PluginDir: cfg.PluginDir, Logger: log})
+	sched, err := schedhost.Start(schedhost.Options{Type: cfg.SchedulerType, PluginDir: cfg.PluginDir,
+		SocketParent: cfg.StateSaveLocation, Logger: log})
 	if err != nil {
 		l.Close()
 		log.Error("cannot start the scheduler plugin", "err", err)

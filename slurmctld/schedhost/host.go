@@ -46,6 +46,11 @@ type Options struct {
 	CallTimeout time.Duration
 	// RestartMin and RestartMax bound the restart backoff; 0 means the defaults.
 	RestartMin, RestartMax time.Duration
+	// SocketParent is where each plugin child's socket directory is made: slurmctld passes
+	// StateSaveLocation, so a controller killed with SIGKILL leaves its directories there,
+	// to be swept at its next start, not in /tmp. Empty (or too long for a socket path)
+	// means the temporary directory.
+	SocketParent string
 }
 
 // Host is a scheduler plugin running as a child process, used as a scheduler.Scheduler. Its
@@ -100,6 +105,7 @@ func Start(opts Options) (*Host, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	opts.removeStaleSockDirs()
 	h := &Host{path: path, opts: opts, log: log.With("plugin", opts.Type)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -150,7 +156,7 @@ func (h *Host) spawnLocked() error {
 	// go-plugin's plugin listens on a Unix socket it creates in $PLUGIN_UNIX_SOCKET_DIR (else
 	// in /tmp) and removes only on a clean exit; a killed plugin would leave it behind. Each
 	// child gets a directory of the host's, removed when the child is killed.
-	sockDir, err := os.MkdirTemp("", "orbit-sched-")
+	sockDir, err := os.MkdirTemp(h.opts.sockParent(), sockDirPrefix)
 	if err != nil {
 		h.failedLocked()
 		return err

@@ -3,6 +3,7 @@ package schedhost_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -133,6 +134,36 @@ func TestHost_CloseKillsPlugin(t *testing.T) {
 			t.Fatalf("plugin %d survived Close", pid)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHost_SocketDirInStateSaveLocation: the plugin's socket lives under SocketParent, a
+// directory a killed controller left there is swept at the next start, and Close removes
+// the running child's.
+func TestHost_SocketDirInStateSaveLocation(t *testing.T) {
+	parent, err := os.MkdirTemp("", "sh") // short: a socket path is at most 108 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(parent) })
+	stale := filepath.Join(parent, "orbit-sched-12345")
+	if err := os.MkdirAll(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, schedhost.Options{SocketParent: parent})
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale socket directory %s survived the start (%v)", stale, err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(parent, "orbit-sched-*", "*"))
+	if len(dirs) != 1 {
+		t.Fatalf("socket directories' entries under %s = %v, want the plugin's socket", parent, dirs)
+	}
+	if err := h.Sync(context.Background(), state(1, "")); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	if left, _ := filepath.Glob(filepath.Join(parent, "orbit-sched-*")); len(left) != 0 {
+		t.Errorf("Close left %v", left)
 	}
 }
 

@@ -101,7 +101,7 @@ func (c *Cluster) startCtldInProcess(t testing.TB) {
 	// The scheduler plugin runs as a child process, as under the real slurmctld; it is looked
 	// for beside the test binaries, as slurmctld looks beside itself.
 	sched, err := schedhost.Start(schedhost.Options{Type: p.cfg.SchedulerType, PluginDir: p.cfg.PluginDir,
-		ExtraDirs: []string{testbin.PluginDir(t)}, Logger: log})
+		ExtraDirs: []string{testbin.PluginDir(t)}, SocketParent: p.cfg.StateSaveLocation, Logger: log})
 	if err != nil {
 		l.Close()
 		t.Fatalf("cluster: in-process slurmctld: %v", err)
