@@ -31,7 +31,7 @@ func notOneOf(values ...string) func(string) bool {
 }
 
 var unimplementedKeys = []unimplementedKey{
-	{"PreemptType", notOneOf("preempt/none"), "jobs are never preempted"},
+	{"PreemptType", notOneOf("preempt/none", "preempt/partition_prio"), "only preempt/partition_prio preempts jobs; QOS preemption needs the accounting database"},
 	{"JobSubmitPlugins", valueSet, "job submit plugins are not run"},
 	{"AccountingStorageEnforce", notOneOf("none", "0"), "association, QOS and limit enforcement is not done"},
 	{"InactiveLimit", notOneOf("0"), "allocations of unresponsive srun and salloc are not ended"},

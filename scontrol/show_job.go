@@ -422,6 +422,17 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(" Deadline=")
 	r.s(deadline)
 	r.nl()
+	if j.PreemptableTime != 0 {
+		r.s("PreemptEligibleTime=")
+		r.s(c.timeStr(j.PreemptableTime))
+		r.s(" PreemptTime=")
+		if j.PreemptTime == 0 {
+			r.s("None")
+		} else {
+			r.s(c.timeStr(j.PreemptTime))
+		}
+		r.nl()
+	}
 	susp := "None"
 	if j.SuspendTime != 0 {
 		susp = c.timeStr(j.SuspendTime)

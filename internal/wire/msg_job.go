@@ -196,32 +196,37 @@ type JobInfo struct {
 	EndTime       int64    `codec:"end_time"`
 	SuspendTime   int64    `codec:"suspend_time"`
 	PreSusTime    int64    `codec:"pre_sus_time"` // seconds run before the last suspend
-	Deadline      int64    `codec:"deadline"`
-	ExitCode      uint32   `codec:"exit_code"` // wait(2) status of the batch script
-	DerivedExit   uint32   `codec:"derived_exit"`
-	Restarts      uint32   `codec:"restarts"`
-	Requeue       bool     `codec:"requeue"`
-	BatchFlag     bool     `codec:"batch_flag"`
-	Dependency    string   `codec:"dependency"` // what remains, as scontrol prints it
-	Command       string   `codec:"command"`
-	WorkDir       string   `codec:"work_dir"`
-	StdOut        string   `codec:"std_out"`
-	StdErr        string   `codec:"std_err"`
-	StdIn         string   `codec:"std_in"`
-	Comment       string   `codec:"comment"`
-	Constraint    string   `codec:"constraint"`
-	Shared        int32    `codec:"shared"`
-	Contiguous    bool     `codec:"contiguous"`
-	SubmitLine    string   `codec:"submit_line"`
-	Reservation   string   `codec:"reservation"`
-	WCKey         string   `codec:"wckey"`
-	Licenses      string   `codec:"licenses"`
-	Gres          string   `codec:"gres"`
-	MailType      uint16   `codec:"mail_type"`
-	MailUser      string   `codec:"mail_user"`
-	AllocNode     string   `codec:"alloc_node"` // the submit host
-	AllocSID      uint32   `codec:"alloc_sid"`
-	OverSubscribe string   `codec:"oversubscribe"`
+	// PreemptableTime is when a started job became preemptable (0 = not preemptable, or
+	// preemption off: scontrol then prints no PreemptEligibleTime line); PreemptTime when
+	// preemption acted on it (0 = None).
+	PreemptableTime int64  `codec:"preemptable_time,omitempty"`
+	PreemptTime     int64  `codec:"preempt_time,omitempty"`
+	Deadline        int64  `codec:"deadline"`
+	ExitCode        uint32 `codec:"exit_code"` // wait(2) status of the batch script
+	DerivedExit     uint32 `codec:"derived_exit"`
+	Restarts        uint32 `codec:"restarts"`
+	Requeue         bool   `codec:"requeue"`
+	BatchFlag       bool   `codec:"batch_flag"`
+	Dependency      string `codec:"dependency"` // what remains, as scontrol prints it
+	Command         string `codec:"command"`
+	WorkDir         string `codec:"work_dir"`
+	StdOut          string `codec:"std_out"`
+	StdErr          string `codec:"std_err"`
+	StdIn           string `codec:"std_in"`
+	Comment         string `codec:"comment"`
+	Constraint      string `codec:"constraint"`
+	Shared          int32  `codec:"shared"`
+	Contiguous      bool   `codec:"contiguous"`
+	SubmitLine      string `codec:"submit_line"`
+	Reservation     string `codec:"reservation"`
+	WCKey           string `codec:"wckey"`
+	Licenses        string `codec:"licenses"`
+	Gres            string `codec:"gres"`
+	MailType        uint16 `codec:"mail_type"`
+	MailUser        string `codec:"mail_user"`
+	AllocNode       string `codec:"alloc_node"` // the submit host
+	AllocSID        uint32 `codec:"alloc_sid"`
+	OverSubscribe   string `codec:"oversubscribe"`
 
 	// Fields scontrol show job prints that the ones above do not carry.
 	TRES          string `codec:"tres"`            // allocated TRES while running, else requested ("cpu=2,node=1,billing=2")

@@ -73,6 +73,9 @@ type TerminateJob struct {
 	TimedOut bool `codec:"timed_out"`
 	// Requeued says the controller ends this run of the job because it requeued it.
 	Requeued bool `codec:"requeued,omitempty"`
+	// Preempted says the controller ends this run because another job preempted it
+	// (cancelled or requeued).
+	Preempted bool `codec:"preempted,omitempty"`
 	// Restarts is the requeue count of the incarnation being ended (see LaunchBatchJob).
 	Restarts uint32 `codec:"restarts"`
 }

@@ -666,7 +666,7 @@ func (t *tables) reconfGres(old, next *conf.Config, logErr func(string, ...any))
 		}
 	}
 	for _, j := range t.jobs {
-		if !j.holdsNodes() {
+		if !j.countsOnNodes() {
 			continue
 		}
 		for i, name := range j.Nodes {

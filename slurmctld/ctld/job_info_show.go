@@ -19,6 +19,7 @@ func (c *Controller) jobInfoExtra(j *jobRecord, d *wire.JobDesc, info *wire.JobI
 	info.MinCPUsNode = j.minCPUsPerNode()
 	info.SuspendTime = j.SuspendTime
 	info.PreSusTime = j.PreSusTime
+	info.PreemptableTime, info.PreemptTime = c.preemptTimes(j)
 	info.Nice = d.Nice
 	if s.IsPending() && j.Priority == 0 {
 		// A held job is not eligible: Slurm shows EligibleTime=Unknown until its release.

@@ -28,6 +28,11 @@ func (c *Controller) limitsLoop() {
 	}
 }
 
+// runSeconds is how long a running job has run by now, its suspensions not counted.
+func (j *jobRecord) runSeconds(now int64) int64 {
+	return j.PreSusTime + now - max(j.StartTime, j.SuspendTime)
+}
+
 // enforceTimeLimits ends every running job past its time limit plus OverTimeLimit: TIMEOUT
 // (reason TimeLimit) with COMPLETING, and a terminate to each of its nodes. The node kills the
 // steps (SIGTERM, KillWait, SIGKILL) and the batch host reports the end, which releases the
@@ -46,7 +51,7 @@ func (c *Controller) enforceTimeLimits() {
 		if !j.state().IsRunning() || j.TimeLimit == wire.Infinite || j.TimeLimit == wire.NoVal {
 			continue
 		}
-		if now < j.StartTime+int64(j.TimeLimit)*60+over {
+		if j.runSeconds(now) < int64(j.TimeLimit)*60+over {
 			continue
 		}
 		chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailTimeout, end: now, completing: true})

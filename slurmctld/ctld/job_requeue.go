@@ -85,6 +85,8 @@ func (ch requeueJob) plan(t *tables) (*effects, error) {
 func clearAllocation(n *jobRecord) {
 	n.Nodes, n.CPUsPerNode, n.MemAlloc = nil, nil, 0
 	n.StartTime, n.EndTime = 0, 0
+	// The next run starts afresh, as Slurm's requeue clears these.
+	n.PreSusTime, n.SuspendTime, n.PreemptTime, n.PreemptSuspended = 0, 0, 0, false
 }
 
 // nodeFailChange ends a job whose node failed: requeued when it allows it, else NODE_FAIL.

@@ -29,6 +29,8 @@ type suspendJob struct {
 	jobID   uint32
 	suspend bool
 	now     int64
+	// preempted: preemption suspends the job (its nodes go to the preemptor; preempt.go).
+	preempted bool
 }
 
 func (ch suspendJob) plan(t *tables) (*effects, error) {
@@ -47,11 +49,18 @@ func (ch suspendJob) plan(t *tables) (*effects, error) {
 		}
 		n.PreSusTime += ch.now - since
 		n.State = uint32(states.JobSuspended)
+		n.PreemptSuspended = ch.preempted
 	} else {
 		if !j.state().IsSuspended() {
 			return nil, errFromErrno(errnoJobNotSuspended)
 		}
 		n.State = uint32(states.JobRunning)
+		n.PreemptSuspended = false
+		// The time limit counts running time only: the end moves by the suspension, as
+		// Slurm's job_suspend sets it on resume.
+		if j.TimeLimit != wire.Infinite && j.TimeLimit != wire.NoVal {
+			n.EndTime = ch.now + int64(j.TimeLimit)*60 - j.PreSusTime
+		}
 	}
 	n.SuspendTime = ch.now
 	return &effects{jobs: []*jobRecord{n}}, nil

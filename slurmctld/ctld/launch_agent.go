@@ -34,6 +34,8 @@ type agentTask struct {
 	signal   int32
 	flags    uint16
 	timedOut bool
+	// preempted: the terminate ends a run that preemption cancelled or requeued.
+	preempted bool
 }
 
 // launchAttempts is how often a launch is tried before the job is given up as failed.
@@ -67,7 +69,7 @@ func (c *Controller) sendNodes(t agentTask, nodes []string) {
 	if len(nodes) == 0 {
 		return
 	}
-	k := bcastKey{kind: t.kind, jobID: t.jobID, signal: t.signal, flags: t.flags, timedOut: t.timedOut}
+	k := bcastKey{kind: t.kind, jobID: t.jobID, signal: t.signal, flags: t.flags, timedOut: t.timedOut, preempted: t.preempted}
 	c.fan.mu.Lock()
 	if c.fan.pending == nil {
 		c.fan.pending = map[bcastKey][]string{}
@@ -87,16 +89,17 @@ func (c *Controller) sendNodes(t agentTask, nodes []string) {
 
 // bcastKey identifies the gathered nodes of one terminate or signal broadcast.
 type bcastKey struct {
-	kind     taskKind
-	jobID    uint32
-	signal   int32
-	flags    uint16
-	timedOut bool
+	kind      taskKind
+	jobID     uint32
+	signal    int32
+	flags     uint16
+	timedOut  bool
+	preempted bool
 }
 
 // takePending removes and returns the nodes gathered for t's broadcast.
 func (c *Controller) takePending(t agentTask) []string {
-	k := bcastKey{kind: t.kind, jobID: t.jobID, signal: t.signal, flags: t.flags, timedOut: t.timedOut}
+	k := bcastKey{kind: t.kind, jobID: t.jobID, signal: t.signal, flags: t.flags, timedOut: t.timedOut, preempted: t.preempted}
 	c.fan.mu.Lock()
 	defer c.fan.mu.Unlock()
 	nodes := c.fan.pending[k]
@@ -326,7 +329,7 @@ func (c *Controller) doTerminate(t agentTask) {
 	c.mu.RUnlock()
 	rep := c.broadcast(wire.MsgTerminateJob, &wire.TerminateJob{
 		JobID: t.jobID, KillWait: uint32(c.config().KillWait), TimedOut: t.timedOut, Restarts: restarts,
-		Requeued: requeued,
+		Requeued: requeued, Preempted: t.preempted,
 	}, nodes)
 	c.log.Debug("job terminate broadcast", "job", t.jobID, "nodes", len(nodes), "forwards", rep.Forwards, "dials", rep.Dials)
 	var refusedBy []string // nodes that answered no (the job is not running there)

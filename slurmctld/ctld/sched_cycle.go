@@ -57,6 +57,10 @@ func (p *schedPlugin) close(log *slog.Logger) {
 // is noticed and restarted.
 func (c *Controller) planCycle() {
 	now := c.now().Unix()
+	preempting := c.config().PreemptByPartition()
+	if preempting {
+		c.resumeSuspended(now) // preempt.go
+	}
 	c.mu.RLock()
 	running := c.t.runningTasks()
 	elig := map[uint32]states.Reason{}
@@ -128,11 +132,16 @@ func (c *Controller) planCycle() {
 	c.mu.Lock()
 	starts, more := c.applyPlan(plan, cur, now)
 	c.plug.eval.note(plan, now, c.plug.woken, c.pace.fullInterval)
+	var preempted *preemptOutcome
+	if preempting {
+		preempted = c.preemptPass(cur, now) // preempt.go
+	}
 	c.mu.Unlock()
 	if more {
 		c.wake() // an array started a task and has more pending: the next one next cycle
 	}
 	c.launchStarted(starts)
+	c.carryOut(preempted)
 }
 
 // askPlan brings the plugin up to date with cur and asks it for a plan. It reports false

@@ -68,8 +68,8 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 			j = n
 		}
 		reason, pending := elig[id]
-		if !pending && !j.holdsNodes() {
-			continue // ended, completing without nodes, or suspended without an allocation
+		if !pending && !j.countsOnNodes() {
+			continue // ended, completing without nodes, suspended without an allocation or by preemption
 		}
 		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id]})
 	}

@@ -89,6 +89,13 @@ type jobRecord struct {
 	// seconds it ran before its current suspension.
 	SuspendTime int64 `codec:"suspend_time"`
 	PreSusTime  int64 `codec:"pre_sus_time"`
+	// PreemptSuspended: preemption suspended the job (preempt.go). Its nodes are left to
+	// the job that preempted it, and it is resumed once they are free again (Slurm's gang
+	// scheduler).
+	PreemptSuspended bool `codec:"preempt_suspended,omitempty"`
+	// PreemptTime is when preemption acted on the job's current run outside GANG (Slurm's
+	// preempt_time), 0 = never.
+	PreemptTime int64 `codec:"preempt_time,omitempty"`
 	// Gres is the job's --gres per node, parsed at submit (gres.go); GresAlloc, while it
 	// holds nodes, the devices it holds on Nodes[i].
 	Gres      []jobspec.GresReq `codec:"gres"`
@@ -365,8 +372,14 @@ func (t *tables) removeJob(id uint32) {
 	}
 }
 
+// countsOnNodes says whether the job's allocation is counted against its nodes: while it
+// holds them, unless preemption suspended it (its preemptor uses them).
+func (j *jobRecord) countsOnNodes() bool {
+	return j.holdsNodes() && !(j.PreemptSuspended && j.state().IsSuspended())
+}
+
 func (t *tables) hold(j *jobRecord) {
-	if !j.holdsNodes() {
+	if !j.countsOnNodes() {
 		return
 	}
 	for i, name := range j.Nodes {
@@ -388,7 +401,7 @@ func (t *tables) hold(j *jobRecord) {
 }
 
 func (t *tables) release(j *jobRecord) {
-	if !j.holdsNodes() {
+	if !j.countsOnNodes() {
 		return
 	}
 	for i, name := range j.Nodes {

@@ -88,7 +88,7 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 		return nil, errInvalidNode(m.NodeName)
 	}
 	d.epilogAfterEnd(m.NodeName, m.JobID, m.Restarts, m.KillWait) // epilog.go
-	if d.terminate(m.NodeName, m.JobID, m.TimedOut, m.Requeued) {
+	if d.terminate(m.NodeName, m.JobID, m.TimedOut, m.Requeued, m.Preempted) {
 		return nil, nil
 	}
 	d.mu.Lock()
@@ -103,13 +103,15 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 }
 
 // terminate asks each live slurmstepd of the job on node to end its step; false when none
-// runs. The request is a signal (stepdlaunch.SigCancel, SigTimeout or SigRequeue), so it
-// works on steps started by an earlier slurmd too.
-func (d *Daemon) terminate(node string, job uint32, timedOut, requeued bool) bool {
+// runs. The request is a signal (stepdlaunch.SigCancel, SigTimeout, SigRequeue or
+// SigPreempt), so it works on steps started by an earlier slurmd too.
+func (d *Daemon) terminate(node string, job uint32, timedOut, requeued, preempted bool) bool {
 	sig := stepdlaunch.SigCancel
 	switch {
 	case timedOut:
 		sig = stepdlaunch.SigTimeout
+	case preempted:
+		sig = stepdlaunch.SigPreempt
 	case requeued:
 		sig = stepdlaunch.SigRequeue
 	}

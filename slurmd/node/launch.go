@@ -117,7 +117,7 @@ func (d *Daemon) endIfKilled(m *wire.LaunchBatchJob) {
 	k, killed := d.wasKilled(m.JobID, m.Restarts, time.Now())
 	d.mu.Unlock()
 	if killed {
-		d.terminate(m.NodeName, m.JobID, k.timedOut, false)
+		d.terminate(m.NodeName, m.JobID, k.timedOut, false, false)
 	}
 }
 

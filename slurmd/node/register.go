@@ -108,7 +108,7 @@ func (d *Daemon) registerOne(c *wire.Client, name string) (*wire.Client, error) 
 	for _, job := range reply.TerminateJobs {
 		if slices.Contains(reg.RunningJobs, job) {
 			d.log.Info("controller does not know job as running here; terminating", "node", name, "job", job)
-			d.terminate(name, job, false, false)
+			d.terminate(name, job, false, false, false)
 		}
 	}
 	return c, nil

@@ -169,7 +169,7 @@ func (d *Daemon) sendRegBatch(c *wire.Client, batch []regRequest) (*wire.Client,
 		for _, job := range res.Reply.TerminateJobs {
 			if slices.Contains(reg.RunningJobs, job) {
 				d.log.Info("controller does not know job as running here; terminating", "node", reg.NodeName, "job", job)
-				d.terminate(reg.NodeName, job, false, false)
+				d.terminate(reg.NodeName, job, false, false, false)
 			}
 		}
 	}

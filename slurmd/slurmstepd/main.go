@@ -70,7 +70,7 @@ func run(args []string) int {
 	// Signals are caught before the step starts, so slurmd can cancel it as soon as it has
 	// the state file (written by stepd.Start).
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt, syscall.SIGINT, syscall.SIGHUP)
 	signal.Ignore(syscall.SIGPIPE)
 
 	spec, err := batchSpec(b)
@@ -121,8 +121,8 @@ func run(args []string) int {
 		select {
 		case s := <-sigs:
 			switch s {
-			case stepdlaunch.SigCancel, stepdlaunch.SigRequeue:
-				log.Info("cancelling", "job", b.Msg.JobID, "requeued", s == stepdlaunch.SigRequeue)
+			case stepdlaunch.SigCancel, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt:
+				log.Info("cancelling", "job", b.Msg.JobID, "requeued", s == stepdlaunch.SigRequeue, "preempted", s == stepdlaunch.SigPreempt)
 				jobCancelled(s)
 				step.Kill()
 			case stepdlaunch.SigTimeout:
@@ -168,6 +168,8 @@ func cancelReason(sig os.Signal) string {
 		return " DUE TO TIME LIMIT"
 	case stepdlaunch.SigRequeue:
 		return " DUE TO JOB REQUEUE"
+	case stepdlaunch.SigPreempt:
+		return " DUE TO PREEMPTION"
 	}
 	return ""
 }
@@ -281,7 +283,7 @@ func batchSpec(b *stepdlaunch.Batch) (*stepd.StepSpec, error) {
 	spec := &stepd.StepSpec{
 		JobID: m.JobID, StepID: stepd.BatchStep, NodeName: b.NodeName, Spool: b.Spool,
 		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, Script: []byte(m.Script),
-		Tasks: []stepd.Task{task}, TimeLimit: timeLimit, KillWait: killWait,
+		Tasks: []stepd.Task{task}, TimeLimit: timeLimit, LimitAtController: true, KillWait: killWait,
 		TaskPidEnv:  "SLURM_TASK_PID",
 		TaskScripts: stepd.TaskScripts{Prolog: b.TaskProlog, Epilog: b.TaskEpilog},
 	}

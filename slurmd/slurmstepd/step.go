@@ -57,7 +57,7 @@ func runStep(path string) int {
 	os.Remove(path)
 	log := logger(l.LogFile, l.Debug)
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP)
 	signal.Ignore(syscall.SIGPIPE)
 
 	shares := l.Shares()
@@ -127,7 +127,7 @@ func runStep(path string) int {
 		select {
 		case s := <-sigs:
 			switch s {
-			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigAbort:
+			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt, stepdlaunch.SigAbort:
 				log.Info("killing step", "job", l.Msg.JobID, "step", l.Msg.StepID, "nodes", len(live), "signal", s)
 				for _, r := range live {
 					r.cancel(cancelReason(s), s == stepdlaunch.SigAbort)
@@ -309,7 +309,8 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 	spec := stepd.StepSpec{
 		JobID: m.JobID, StepID: strconv.FormatUint(uint64(m.StepID), 10), NodeName: l.NodeName, Spool: l.Spool,
 		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, KillWait: killWait,
-		TaskPidEnv: "SLURM_TASK_PID",
+		LimitAtController: true, // the step ends with its job, at the controller's word
+		TaskPidEnv:        "SLURM_TASK_PID",
 		TaskScripts: stepd.TaskScripts{Prolog: l.TaskProlog, Epilog: l.TaskEpilog,
 			UserProlog: m.TaskProlog, UserEpilog: m.TaskEpilog},
 	}

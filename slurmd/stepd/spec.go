@@ -44,9 +44,13 @@ type StepSpec struct {
 
 	Tasks []Task // the tasks to run on this node
 
-	TimeLimit     int            // seconds; 0 is unlimited
-	KillWait      int            // seconds between the time-out or cancel signal and SIGKILL
-	TimeoutSignal syscall.Signal // sent at the time limit and on Kill; 0 is SIGTERM
+	TimeLimit int // seconds; 0 is unlimited
+	// LimitAtController: the controller ends the step at TimeLimit, as Slurm's slurmctld
+	// does (it alone knows how long a job was suspended); the supervisor then times only
+	// PreTimeout from it and is ended by the controller's terminate.
+	LimitAtController bool
+	KillWait          int            // seconds between the time-out or cancel signal and SIGKILL
+	TimeoutSignal     syscall.Signal // sent at the time limit and on Kill; 0 is SIGTERM
 
 	// PreTimeout is sbatch --signal=[B:]sig@time; nil for none.
 	PreTimeout *PreTimeoutSignal

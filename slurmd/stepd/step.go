@@ -232,9 +232,11 @@ func (s *Step) supervise() {
 	}
 	var limitC, preC <-chan time.Time
 	if s.spec.TimeLimit > 0 {
-		limit := time.NewTimer(time.Until(s.startTime.Add(time.Duration(s.spec.TimeLimit) * time.Second)))
-		defer limit.Stop()
-		limitC = limit.C
+		if !s.spec.LimitAtController {
+			limit := time.NewTimer(time.Until(s.startTime.Add(time.Duration(s.spec.TimeLimit) * time.Second)))
+			defer limit.Stop()
+			limitC = limit.C
+		}
 		if p := s.spec.PreTimeout; p != nil {
 			at := s.spec.TimeLimit - p.Seconds
 			if at < 0 {

@@ -36,6 +36,9 @@ const (
 	// CANCELLED line ("DUE TO JOB REQUEUE"). A real-time signal (SIGRTMIN+6): the standard
 	// ones are taken, and glibc reserves the first two real-time ones.
 	SigRequeue = syscall.Signal(40)
+	// SigPreempt is SigCancel for a job preempted (cancelled or requeued): "DUE TO
+	// PREEMPTION" (SIGRTMIN+7).
+	SigPreempt = syscall.Signal(41)
 )
 
 // FileName is the launch file's name in the job's spool directory (<spool>/job%05u).

@@ -1,0 +1,138 @@
+package e2e_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
+)
+
+// preemptCluster is a one-node cluster with PreemptType=preempt/partition_prio: partition
+// low (PriorityTier=1, PreemptMode=mode) and high (PriorityTier=2, PreemptMode=OFF) share
+// the node, as in Slurm's test_preemption_by_partition.
+func preemptCluster(t *testing.T, mode string) *cluster.Cluster {
+	return cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2,
+		ExtraConf: "PreemptType=preempt/partition_prio\nPreemptMode=CANCEL,GANG\n",
+		Partitions: "PartitionName=low Nodes=n1 PriorityTier=1 PreemptMode=" + mode + "\n" +
+			"PartitionName=high Nodes=n1 PriorityTier=2 PreemptMode=off\n"})
+}
+
+// startLow starts an exclusive job in partition low whose batch shell writes its pid to
+// low.pid, and waits until it runs.
+func startLow(t *testing.T, c *cluster.Cluster) (id uint32, pid int) {
+	t.Helper()
+	id = submit(t, c, "-p", "low", "--exclusive", "-t", "5", "-o", "low.out",
+		"--wrap", "echo $$ > low.pid; echo started; while :; do sleep 0.2; done")
+	c.WaitJob(t, id, states.JobRunning)
+	pidFile := filepath.Join(c.WorkDir, "low.pid")
+	waitFor(t, "the low job's pid file", func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	})
+	return id, pid
+}
+
+// procState is the state letter /proc shows for pid ("" once it is gone).
+func procState(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2 : i+3]
+	}
+	return ""
+}
+
+var preemptEligible = regexp.MustCompile(`(?m)^   PreemptEligibleTime=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d PreemptTime=None$`)
+
+// TestPreempt_Cancel: a job of the higher tier takes the node; the low one ends PREEMPTED
+// (ExitCode 0:15), its output says so, and scontrol shows when it became preemptable.
+func TestPreempt_Cancel(t *testing.T) {
+	c := preemptCluster(t, "cancel")
+	low, _ := startLow(t, c)
+	high := submit(t, c, "-p", "high", "--exclusive", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300")
+	c.WaitJob(t, high, states.JobRunning)
+	j := c.WaitJob(t, low, states.JobPreempted)
+	if j.ExitCode != 15 {
+		t.Errorf("preempted job's exit status = %#x, want signal 15 (0:15)", j.ExitCode)
+	}
+	waitFor(t, "the CANCELLED line", func() bool {
+		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
+		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
+	})
+	if out := showJob(t, c, low); !strings.Contains(out, "JobState=PREEMPTED") || !preemptEligible.MatchString(out) {
+		t.Errorf("scontrol show job of the preempted job:\n%s", out)
+	}
+	// The preemptor's partition is PreemptMode=OFF: it is not preemptable.
+	if out := showJob(t, c, high); strings.Contains(out, "PreemptEligibleTime") {
+		t.Errorf("a job of a PreemptMode=OFF partition shows a PreemptEligibleTime:\n%s", out)
+	}
+	if o, _, _ := c.Run(t, "squeue", "-h", "-t", "all", "-j", fmt.Sprint(low), "-o", "%t"); o != "PR\n" {
+		t.Errorf("squeue shows the preempted job as %q, want PR", o)
+	}
+}
+
+// TestPreempt_Requeue: the low job goes back to PENDING (BeginTime, Restarts=1) and its
+// output says the run was cancelled due to preemption.
+func TestPreempt_Requeue(t *testing.T) {
+	c := preemptCluster(t, "requeue")
+	low, _ := startLow(t, c)
+	high := submit(t, c, "-p", "high", "--exclusive", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300")
+	c.WaitJob(t, high, states.JobRunning)
+	j := c.WaitJob(t, low, states.JobPending)
+	if j.Restarts != 1 || states.Reason(j.Reason) != states.WaitTime {
+		t.Errorf("requeued job: Restarts=%d reason %s, want 1 and BeginTime", j.Restarts, states.Reason(j.Reason))
+	}
+	waitFor(t, "the CANCELLED line", func() bool {
+		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
+		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
+	})
+}
+
+// TestPreempt_Suspend: the low job is suspended (its processes stopped) while the high one
+// runs, and resumed once the node is free again, its end moved by the time it was stopped.
+func TestPreempt_Suspend(t *testing.T) {
+	c := preemptCluster(t, "suspend")
+	low, pid := startLow(t, c)
+	before := c.WaitJob(t, low, states.JobRunning)
+	high := submit(t, c, "-p", "high", "--exclusive", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 2")
+	c.WaitJob(t, low, states.JobSuspended)
+	waitFor(t, "the low job's shell to be stopped", func() bool { return procState(pid) == "T" })
+	if out := showJob(t, c, low); !preemptEligible.MatchString(out) {
+		t.Errorf("scontrol show job of the suspended job:\n%s", out)
+	}
+	c.WaitJob(t, high, states.JobComplete)
+	after := c.WaitJob(t, low, states.JobRunning)
+	waitFor(t, "the low job's shell to run again", func() bool { s := procState(pid); return s == "S" || s == "R" })
+	if after.EndTime <= before.EndTime {
+		t.Errorf("EndTime after the resume = %d, want later than %d", after.EndTime, before.EndTime)
+	}
+}
+
+// TestPreempt_NotDownward: a job of the lower tier never preempts one of a higher tier; it
+// waits for the node.
+func TestPreempt_NotDownward(t *testing.T) {
+	c := preemptCluster(t, "cancel")
+	high := submit(t, c, "-p", "high", "--exclusive", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300")
+	c.WaitJob(t, high, states.JobRunning)
+	low := submit(t, c, "-p", "low", "--exclusive", "-t", "5", "-o", "/dev/null", "--wrap", "true")
+	waitFor(t, "the low job's pending reason", func() bool {
+		j := c.Job(t, low)
+		return j != nil && states.Reason(j.Reason) == states.WaitResources
+	})
+	if j := c.Job(t, high); j == nil || states.JobState(j.State).Base() != states.JobRunning {
+		t.Fatalf("the high-tier job no longer runs: %+v", j)
+	}
+}
