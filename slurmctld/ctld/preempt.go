@@ -31,6 +31,11 @@ import (
 // controller starts itself so that the suspended job is not resumed in between).
 // GraceTime and PreemptExemptTime are not applied (preemption acts at once).
 
+// preemptDepth bounds the pending jobs one pass tries preemption for (each try copies the
+// partition's nodes and looks at every job), as Slurm's main scheduler looks at
+// default_queue_depth (100) jobs.
+const preemptDepth = 100
+
 // preemptAct is what a preemption sends nodes once it is durable.
 type preemptAct struct {
 	jobID     uint32
@@ -134,6 +139,9 @@ func (c *Controller) preemptPass(cur sentState, now int64) *preemptOutcome {
 		return cmp.Or(cmp.Compare(b.tier, a.tier), cmp.Compare(b.j.Priority, a.j.Priority),
 			cmp.Compare(a.j.SubmitTime, b.j.SubmitTime), cmp.Compare(a.j.JobID, b.j.JobID))
 	})
+	if len(queue) > preemptDepth {
+		queue = queue[:preemptDepth]
+	}
 	for _, q := range queue {
 		for _, name := range q.parts {
 			p := c.t.parts[name]

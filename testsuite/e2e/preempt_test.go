@@ -136,3 +136,33 @@ func TestPreempt_NotDownward(t *testing.T) {
 		t.Fatalf("the high-tier job no longer runs: %+v", j)
 	}
 }
+
+// TestPreempt_FewestJobs: on a node shared by CPU, a job that needs half the node preempts
+// one of the two low jobs holding it, not both.
+func TestPreempt_FewestJobs(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 4,
+		ExtraConf: "PreemptType=preempt/partition_prio\nPreemptMode=CANCEL\n",
+		Partitions: "PartitionName=low Nodes=n1 PriorityTier=1\n" +
+			"PartitionName=high Nodes=n1 PriorityTier=2 PreemptMode=off\n"})
+	var lows []uint32
+	for range 2 {
+		id := submit(t, c, "-p", "low", "-n2", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300")
+		c.WaitJob(t, id, states.JobRunning)
+		lows = append(lows, id)
+	}
+	high := submit(t, c, "-p", "high", "-n2", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300")
+	c.WaitJob(t, high, states.JobRunning)
+	var preempted, running int
+	for _, id := range lows {
+		j := c.WaitJob(t, id, states.JobRunning, states.JobPreempted)
+		switch states.JobState(j.State).Base() {
+		case states.JobPreempted:
+			preempted++
+		case states.JobRunning:
+			running++
+		}
+	}
+	if preempted != 1 || running != 1 {
+		t.Errorf("low jobs: %d preempted, %d running; want one of each", preempted, running)
+	}
+}
