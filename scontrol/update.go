@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
+	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -331,59 +333,193 @@ func nodeStateArg(val string) (st string, ok bool) {
 	return "", false
 }
 
-// updatePartition is Slurm's scontrol_update_part for PartitionName, State, MaxTime, Nodes.
+// updatePartition is Slurm's scontrol_update_part: the options are read in
+// scontrol_parse_part_options' order (abbreviations resolve as there) and checked as there;
+// a value Slurm refuses aborts the request with Slurm's lines and "slurm_update error"
+// after them. The options Orbit cannot change yet are refused by name.
 func (c *cli) updatePartition(args []string) {
 	req := wire.UpdatePartitionRequest{MaxTime: wire.NoVal}
-	count := 0
+	count := 0 // Slurm's update_cnt: PartitionName counts too
+	named := false
+	erange := false // a number overflowed: Slurm's errno is then ERANGE
+	abort := func(lines ...string) {
+		for _, l := range lines {
+			c.errorf("%s", l)
+		}
+		c.exitCode = 1
+		text := "No error"
+		if erange {
+			text = "Numerical result out of range"
+		}
+		c.eprintf("slurm_update error: %s\n", text)
+	}
+	u16 := func(what, val string) *uint16 {
+		n, ok, over := parseUint(val, 0xfffe)
+		erange = erange || over
+		if !ok {
+			abort(fmt.Sprintf("Invalid %s value: %s", what, val))
+			return nil
+		}
+		v := uint16(n)
+		return &v
+	}
 	for _, a := range args {
 		tag, val, ok := strings.Cut(a, "=")
 		if !ok {
-			c.exitCode = 1
-			c.errorf("Invalid input: %s  Request aborted", a)
+			abort(fmt.Sprintf("Invalid input: %s  Request aborted", a))
 			return
+		}
+		yesNo := func(what string) (string, bool) {
+			n := max(len(val), 1)
+			switch {
+			case keywordIs(val, "NO", n):
+				return "NO", true
+			case keywordIs(val, "YES", n):
+				return "YES", true
+			}
+			abort("Invalid input: "+a, "Acceptable "+what+" values are YES and NO")
+			return "", false
 		}
 		switch {
 		case abbrev(tag, "PartitionName", 2):
 			req.Name = val
+			named = true
 		case abbrev(tag, "MaxTime", 4):
-			m, err := slurmtime.ParseTimeLimit(val)
-			if err != nil || m == wire.NoVal {
-				c.exitCode = 1
-				c.errorf("Invalid input %s", a)
+			m, ok := partTimeLimit(val)
+			if !ok {
+				abort("Invalid input " + a)
 				return
 			}
 			req.MaxTime = m
-			count++
-		case abbrev(tag, "State", 2):
-			n := len(val)
-			switch {
-			case keywordIs(val, "INACTIVE", max(n, 1)):
-				req.State = "INACTIVE"
-			case keywordIs(val, "DOWN", max(n, 2)):
-				req.State = "DOWN"
-			case keywordIs(val, "UP", max(n, 1)):
-				req.State = "UP"
-			case keywordIs(val, "DRAIN", max(n, 2)):
-				req.State = "DRAIN"
-			default:
-				c.exitCode = 1
-				c.errorf("Invalid input: %s", a)
-				c.errorf("Acceptable State values are UP, DOWN, DRAIN and INACTIVE")
+		case abbrev(tag, "CpuBind", 7):
+			c.refusePartKey(tag)
+			return
+		case abbrev(tag, "DefaultTime", 8):
+			m, ok := partTimeLimit(val)
+			if !ok {
+				abort("Invalid input " + a)
 				return
 			}
-			count++
+			req.DefaultTime = &m
+		case abbrev(tag, "MaxCPUsPerNode", 4):
+			c.refusePartKey(tag)
+			return
+		case abbrev(tag, "MaxNodes", 4):
+			if strings.EqualFold(val, "UNLIMITED") || strings.EqualFold(val, "INFINITE") {
+				v := uint32(wire.Infinite)
+				req.MaxNodes = &v
+			} else if lo, msg, over := resourceArgRange(val, "MaxNodes"); msg != "" {
+				erange = erange || over
+				c.errorf("%s", msg)
+				c.exitCode = 1 // Slurm goes on and sends what else was given
+			} else {
+				v := uint32(lo)
+				req.MaxNodes = &v
+			}
+		case abbrev(tag, "MinNodes", 2):
+			lo, msg, over := verifyNodeCount(val)
+			erange = erange || over
+			if msg != "" {
+				c.errorf("%s", msg) // and Slurm takes the minimum as read so far
+			}
+			v := uint32(lo)
+			req.MinNodes = &v
+		case abbrev(tag, "Default", 7):
+			v, ok := yesNo("Default")
+			if !ok {
+				return
+			}
+			req.Default = v
+		case abbrev(tag, "DisableRootJobs", 1), abbrev(tag, "ExclusiveUser", 1), abbrev(tag, "Hidden", 1),
+			abbrev(tag, "LLN", 1), abbrev(tag, "RootOnly", 3), abbrev(tag, "ReqResv", 3):
+			c.refusePartKey(tag)
+			return
+		case abbrev(tag, "OverSubscribe", 5), abbrev(tag, "Shared", 2):
+			share, ok := parseMaxShare(val)
+			if !ok {
+				// Slurm cuts the value at its colon in place, so the line shows it cut.
+				shown := a
+				if i := strings.IndexByte(a, ':'); i >= 0 {
+					shown = a[:i]
+				}
+				abort("Invalid input: "+shown, "Acceptable OverSubscribe values are NO, EXCLUSIVE, YES:#, and FORCE:#")
+				return
+			}
+			req.MaxShare = &share
+		case abbrev(tag, "OverTimeLimit", 5):
+			c.refusePartKey(tag)
+			return
+		case abbrev(tag, "PreemptMode", 3):
+			m, ok := conf.PreemptModeNum(val)
+			if !ok {
+				abort("Invalid input: " + a)
+				return
+			}
+			req.PreemptMode = &m
+		case abbrev(tag, "Priority", 3):
+			v := u16("Priority", val)
+			if v == nil {
+				return
+			}
+			req.PriorityTier, req.PriorityJobFactor = v, v
+		case abbrev(tag, "PriorityJobFactor", 3):
+			if req.PriorityJobFactor = u16("PriorityJobFactor", val); req.PriorityJobFactor == nil {
+				return
+			}
+		case abbrev(tag, "PriorityTier", 3):
+			if req.PriorityTier = u16("PriorityTier", val); req.PriorityTier == nil {
+				return
+			}
+		case abbrev(tag, "State", 2):
+			n := max(len(val), 1)
+			switch {
+			case keywordIs(val, "INACTIVE", n):
+				req.State = "INACTIVE"
+			case keywordIs(val, "DOWN", n):
+				req.State = "DOWN"
+			case keywordIs(val, "UP", n):
+				req.State = "UP"
+			case keywordIs(val, "DRAIN", n):
+				req.State = "DRAIN"
+			default:
+				abort("Invalid input: "+a, "Acceptable State values are UP, DOWN, DRAIN and INACTIVE")
+				return
+			}
 		case abbrev(tag, "Nodes", 1):
 			req.Nodes = val
-			count++
+		case abbrev(tag, "AllowGroups", 6), abbrev(tag, "AllowAccounts", 6), abbrev(tag, "AllowQos", 6),
+			abbrev(tag, "DenyAccounts", 5), abbrev(tag, "DenyQos", 5), abbrev(tag, "AllocNodes", 6),
+			abbrev(tag, "Alternate", 3):
+			c.refusePartKey(tag)
+			return
+		case abbrev(tag, "GraceTime", 5):
+			n, ok, over := parseUint(val, uint64(wire.NoVal))
+			erange = erange || over
+			if !ok {
+				abort("Invalid GraceTime value: " + val)
+				return
+			}
+			v := uint32(n)
+			req.GraceTime = &v
+		case abbrev(tag, "DefMemPerCPU", 10), abbrev(tag, "DefMemPerNode", 10), abbrev(tag, "MaxMemPerCPU", 10),
+			abbrev(tag, "MaxMemPerNode", 10), abbrev(tag, "QoS", 3), abbrev(tag, "JobDefaults", 4),
+			abbrev(tag, "TresBillingWeights", 1):
+			c.refusePartKey(tag)
+			return
 		default:
-			c.errorf("update of partition %s is not supported by Orbit yet", tag)
-			c.exitCode = 1
+			abort("Update of this parameter is not supported: "+a+"\n", "Request aborted")
 			return
 		}
+		count++
 	}
-	if count == 0 {
+	if !named {
 		c.exitCode = 1
-		c.eprintf("No changes specified\n")
+		c.errorf("PartitionName must be given.")
+		return
+	}
+	if count <= 1 {
+		c.exitCode = 1
+		c.errorf("No changes specified")
 		return
 	}
 	if e := c.call(wire.MsgUpdatePartition, &req, nil); e != nil {
@@ -391,4 +527,183 @@ func (c *cli) updatePartition(args []string) {
 	}
 }
 
-var _ = fmt.Sprint
+// refusePartKey refuses a partition option Slurm's scontrol knows and Orbit cannot change yet.
+func (c *cli) refusePartKey(tag string) {
+	c.errorf("update of partition %s is not supported by Orbit yet", tag)
+	c.exitCode = 1
+}
+
+// partTimeLimit reads MaxTime or DefaultTime as scontrol does: time_str2mins, refusing what
+// comes out negative but for -1/UNLIMITED.
+func partTimeLimit(val string) (uint32, bool) {
+	m, err := slurmtime.ParseTimeLimit(val)
+	if err != nil || m == wire.NoVal || int32(m) < 0 && m != wire.Infinite {
+		return 0, false
+	}
+	return m, true
+}
+
+// strtoll is C's strtoll in base 10: leading blanks and a sign, then digits; the value
+// saturates (over is then true, C's ERANGE); rest is what follows, or s itself when no digit
+// was read.
+func strtoll(s string) (n int64, rest string, over bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	i := 0
+	var u uint64
+	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+		d := uint64(t[i] - '0')
+		if u > (1<<63-d)/10 {
+			over = true
+			u = 1 << 63
+		} else if !over {
+			u = u*10 + d
+		}
+	}
+	if i == 0 {
+		return 0, s, false
+	}
+	switch {
+	case neg && u >= 1<<63:
+		n = math.MinInt64
+	case u >= 1<<63:
+		n, over = math.MaxInt64, true
+	case neg:
+		n = -int64(u)
+	default:
+		n = int64(u)
+	}
+	return n, t[i:], over
+}
+
+// parseUint is Slurm's parse_uint16/parse_uint32 with limit NO_VAL16 or NO_VAL: the whole
+// string must be a number from 0 to limit-1 ("" is 0, as strtoll reads it).
+func parseUint(s string, limit uint64) (n uint64, ok, over bool) {
+	v, rest, over := strtoll(s)
+	if rest != "" || v == math.MinInt64 || v == math.MaxInt64 || v < 0 || uint64(v) >= limit {
+		return 0, false, over
+	}
+	return uint64(v), true, over
+}
+
+// scaleKM applies a k/K or m/M suffix as get_resource_arg_range does (C's long arithmetic
+// wraps).
+func scaleKM(n int64, rest string) (int64, string) {
+	switch {
+	case rest != "" && (rest[0] == 'k' || rest[0] == 'K'):
+		return n * 1024, rest[1:]
+	case rest != "" && (rest[0] == 'm' || rest[0] == 'M'):
+		return n * 1048576, rest[1:]
+	}
+	return n, rest
+}
+
+// resourceArgRange is Slurm's get_resource_arg_range for one minimum: msg is the error line
+// when the value is refused.
+func resourceArgRange(arg, what string) (lo int64, msg string, over bool) {
+	if arg == "" || arg[0] == '*' {
+		return 1, "", false
+	}
+	bad := fmt.Sprintf("Invalid numeric value \"%s\" for %s.", arg, what)
+	n, rest, over := strtoll(arg)
+	n, rest = scaleKM(n, rest)
+	if rest != "" && rest[0] != '-' || n < 0 {
+		return 0, bad, over
+	}
+	if n > math.MaxInt32 {
+		return 0, fmt.Sprintf("Numeric argument (%d) to big for %s.", n, what), over
+	}
+	lo = n
+	if rest == "" {
+		return lo, "", over
+	}
+	n, rest, o := strtoll(rest[1:])
+	over = over || o
+	n, rest = scaleKM(n, rest)
+	if rest != "" && rest[0] != '-' || n <= 0 {
+		return 0, bad, over
+	}
+	if n > math.MaxInt32 {
+		return 0, fmt.Sprintf("Numeric argument (%d) to big for %s.", n, what), over
+	}
+	return lo, "", over
+}
+
+// strToNodes is Slurm's _str_to_nodes: a C int count with k and m suffixes; -1 when no digit.
+func strToNodes(s string) (int32, string, bool) {
+	n, rest, over := strtoll(s)
+	if rest == s {
+		return -1, s, false
+	}
+	if rest != "" && (rest[0] == 'k' || rest[0] == 'K') {
+		n, rest = n*1024, rest[1:]
+	}
+	if rest != "" && (rest[0] == 'm' || rest[0] == 'M') {
+		n, rest = n*1024*1024, rest[1:]
+	}
+	return int32(n), rest, over
+}
+
+// verifyNodeCount is Slurm's verify_node_count for MinNodes: the minimum as far as it was
+// read (1 to begin with) and the error line when the value is refused (Slurm still uses that
+// minimum).
+func verifyNodeCount(arg string) (lo int32, msg string, over bool) {
+	blank := func(s string) bool { return strings.TrimLeft(s, " \t\n\v\f\r") == "" }
+	notCount := func(s string) string { return fmt.Sprintf("\"%s\" is not a valid node count", s) }
+	var hi int32
+	if i := strings.IndexByte(arg, '-'); i >= 0 {
+		var rest string
+		lo, rest, over = strToNodes(arg[:i])
+		if !blank(rest) {
+			return lo, notCount(arg[:i]), over
+		}
+		if lo < 0 {
+			lo = 1
+		}
+		var o bool
+		hi, rest, o = strToNodes(arg[i+1:])
+		over = over || o
+		if !blank(rest) {
+			return lo, notCount(arg[i+1:]), over
+		}
+	} else {
+		var rest string
+		lo, rest, over = strToNodes(arg)
+		hi = lo
+		if !blank(rest) || lo < 0 {
+			return lo, notCount(arg), over
+		}
+	}
+	if hi != 0 && hi < lo {
+		return lo, fmt.Sprintf("Maximum node count %d is less than minimum node count %d", hi, lo), over
+	}
+	return lo, "", over
+}
+
+// parseMaxShare reads OverSubscribe (or Shared) into Slurm's max_share: NO, EXCLUSIVE,
+// YES[:n] and FORCE[:n], each word abbreviated to any prefix.
+func parseMaxShare(val string) (uint16, bool) {
+	word, num, colon := strings.Cut(val, ":")
+	count := func() uint16 {
+		if !colon {
+			return 4
+		}
+		n, _, _ := strtoll(num)
+		return uint16(n)
+	}
+	n := max(len(word), 1)
+	switch {
+	case keywordIs(word, "NO", n):
+		return 1, true
+	case keywordIs(word, "EXCLUSIVE", n):
+		return 0, true
+	case keywordIs(word, "YES", n):
+		return count(), true
+	case keywordIs(word, "FORCE", n):
+		return count() | 0x8000, true
+	}
+	return 0, false
+}

@@ -14,13 +14,28 @@ type UpdateNodeRequest struct {
 }
 
 // UpdatePartitionRequest changes a partition (scontrol update PartitionName=...; Slurm's
-// REQUEST_UPDATE_PARTITION). Empty strings and NoVal numbers leave a field unchanged. Only
-// operators may send it; the reply is MsgOK or an Error.
+// REQUEST_UPDATE_PARTITION). Empty strings, NoVal numbers and nil pointers leave a field
+// unchanged (the pointers are absent from the encoding then, so an older client's request
+// still decodes). Only operators may send it; the reply is MsgOK or an Error.
 type UpdatePartitionRequest struct {
 	Name    string `codec:"name"`
 	State   string `codec:"state"`    // UP, DOWN, DRAIN, INACTIVE
 	MaxTime uint32 `codec:"max_time"` // minutes, Infinite = UNLIMITED
 	Nodes   string `codec:"nodes"`    // hostlist, "ALL" for every node
+
+	// PreemptMode is Slurm's preempt_mode bits as preempt_mode_num reads the value (GANG is
+	// dropped and a mode with WITHIN ignored by the controller, as Slurm's update_part does).
+	PreemptMode       *uint16 `codec:"preempt_mode,omitempty"`
+	PriorityTier      *uint16 `codec:"priority_tier,omitempty"`
+	PriorityJobFactor *uint16 `codec:"priority_job_factor,omitempty"`
+	GraceTime         *uint32 `codec:"grace_time,omitempty"`   // seconds
+	DefaultTime       *uint32 `codec:"default_time,omitempty"` // minutes, Infinite = UNLIMITED
+	MaxNodes          *uint32 `codec:"max_nodes,omitempty"`    // Infinite = UNLIMITED
+	MinNodes          *uint32 `codec:"min_nodes,omitempty"`
+	// MaxShare is Slurm's max_share (OverSubscribe): 0 EXCLUSIVE, 1 NO, n YES:n, and with
+	// the 0x8000 bit FORCE:n.
+	MaxShare *uint16 `codec:"max_share,omitempty"`
+	Default  string  `codec:"default,omitempty"` // YES makes it the default partition, NO clears that
 }
 
 func init() {

@@ -3,36 +3,64 @@ package ctld
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// scontrol update PartitionName=... State= MaxTime= Nodes= (Slurm's update_part): operators
-// only. What an update changed is stored as a partition override (kind "part") and laid over
-// slurm.conf's partition at start, so it survives a controller restart, as Slurm's saved
-// partition state does until the next reconfigure.
+// scontrol update PartitionName=... (Slurm's update_part): operators only. What an update
+// changed is stored as a partition override (kind "part") and laid over slurm.conf's
+// partition at start, so it survives a controller restart, as Slurm's saved partition state
+// does until the next reconfigure.
 
 const kindPart = "part"
 
-// partRecord is a partition's run-time override of its slurm.conf line.
+// partRecord is a partition's run-time override of its slurm.conf line. Every field's zero
+// value means "as configured", so records stored before a field existed decode unchanged.
 type partRecord struct {
 	Name     string   `codec:"name"`
 	State    string   `codec:"state"`     // "" = as configured
 	MaxTime  uint32   `codec:"max_time"`  // wire.NoVal = as configured
 	NodesSet bool     `codec:"nodes_set"` // Nodes replaces the configured list
 	Nodes    []string `codec:"nodes"`
+
+	PreemptMode       string  `codec:"preempt_mode,omitempty"` // OFF, SUSPEND, REQUEUE, CANCEL
+	PriorityTier      *uint16 `codec:"priority_tier,omitempty"`
+	PriorityJobFactor *uint16 `codec:"priority_job_factor,omitempty"`
+	GraceTime         *uint32 `codec:"grace_time,omitempty"`
+	DefaultTime       *uint32 `codec:"default_time,omitempty"`
+	MaxNodes          *uint32 `codec:"max_nodes,omitempty"`
+	MinNodes          *uint32 `codec:"min_nodes,omitempty"`
+	OverSubscribe     string  `codec:"over_subscribe,omitempty"` // NO, EXCLUSIVE, YES:n, FORCE:n
+	Default           string  `codec:"default,omitempty"`        // YES or NO
 }
 
-// changePart installs a partition override.
-type changePart struct{ rec partRecord }
+// empty says whether r changes nothing of its partition's configuration.
+func (r partRecord) empty() bool {
+	return r.State == "" && r.MaxTime == wire.NoVal && !r.NodesSet && r.PreemptMode == "" &&
+		r.PriorityTier == nil && r.PriorityJobFactor == nil && r.GraceTime == nil &&
+		r.DefaultTime == nil && r.MaxNodes == nil && r.MinNodes == nil && r.OverSubscribe == "" &&
+		r.Default == ""
+}
+
+// changePart installs a partition override, and others' (the partition Default=YES took
+// the default from).
+type changePart struct {
+	rec    partRecord
+	others []partRecord
+}
 
 func (ch changePart) plan(t *tables) (*effects, error) {
-	if t.parts[ch.rec.Name] == nil {
-		return nil, fmt.Errorf("unknown partition %s", ch.rec.Name)
+	recs := append(append([]partRecord(nil), ch.others...), ch.rec)
+	for _, r := range recs {
+		if t.parts[r.Name] == nil {
+			return nil, fmt.Errorf("unknown partition %s", r.Name)
+		}
 	}
-	return &effects{parts: []partRecord{ch.rec}}, nil
+	return &effects{parts: recs}, nil
 }
 
 // installPart lays r over the partition's configuration. The configuration is copied, never
@@ -52,6 +80,29 @@ func (t *tables) installPart(r partRecord) {
 	if r.MaxTime != wire.NoVal {
 		cp.MaxTime = r.MaxTime
 	}
+	if r.PreemptMode != "" {
+		cp.PreemptMode = r.PreemptMode
+	}
+	setIf(&cp.PriorityTier, r.PriorityTier)
+	setIf(&cp.PriorityJobFactor, r.PriorityJobFactor)
+	setIf(&cp.GraceTime, r.GraceTime)
+	setIf(&cp.DefaultTime, r.DefaultTime)
+	setIf(&cp.MaxNodes, r.MaxNodes)
+	setIf(&cp.MinNodes, r.MinNodes)
+	if r.OverSubscribe != "" {
+		cp.OverSubscribe = r.OverSubscribe
+	}
+	// Default=YES makes this the default partition (the handler clears it on the one that was);
+	// Default=NO on the default partition leaves none, as in Slurm.
+	switch r.Default {
+	case "YES":
+		cp.Default, t.defPart = true, r.Name
+	case "NO":
+		cp.Default = false
+		if t.defPart == r.Name {
+			t.defPart = ""
+		}
+	}
 	nodes := cp.Nodes
 	if r.NodesSet {
 		nodes = r.Nodes
@@ -60,6 +111,35 @@ func (t *tables) installPart(r partRecord) {
 	cp.Nodes = p.nodes
 	p.conf = &cp
 	p.override = r
+}
+
+// orKeep is v when set, else was.
+func orKeep[T any](v, was *T) *T {
+	if v != nil {
+		return v
+	}
+	return was
+}
+
+// maxShareString names Slurm's max_share as its show partition prints OverSubscribe.
+func maxShareString(v uint16) string {
+	force, n := v&0x8000 != 0, v&^0x8000
+	switch {
+	case n == 0:
+		return "EXCLUSIVE"
+	case force:
+		return "FORCE:" + strconv.Itoa(int(n))
+	case n == 1:
+		return "NO"
+	}
+	return "YES:" + strconv.Itoa(int(n))
+}
+
+// setIf sets *dst to *v when v is set.
+func setIf[T any](dst, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // recoverParts loads the saved partition overrides.
@@ -104,6 +184,55 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 	if r.MaxTime != wire.NoVal {
 		rec.MaxTime = r.MaxTime
 	}
+	if r.PreemptMode != nil {
+		if m, ok := conf.PartitionPreemptModeUpdate(*r.PreemptMode); ok {
+			rec.PreemptMode = m
+		} else {
+			c.log.Info("update_part: invalid preempt_mode", "partition", r.Name, "mode", *r.PreemptMode&^0x8000)
+		}
+	}
+	rec.PriorityTier = orKeep(r.PriorityTier, rec.PriorityTier)
+	rec.PriorityJobFactor = orKeep(r.PriorityJobFactor, rec.PriorityJobFactor)
+	rec.GraceTime = orKeep(r.GraceTime, rec.GraceTime)
+	rec.MaxNodes = orKeep(r.MaxNodes, rec.MaxNodes)
+	// Slurm leaves NO_VAL alone here (a MinNodes that scontrol read as -2).
+	if r.MinNodes != nil && *r.MinNodes != wire.NoVal {
+		rec.MinNodes = r.MinNodes
+	}
+	if r.DefaultTime != nil && *r.DefaultTime != wire.NoVal {
+		// Slurm ignores a DefaultTime beyond the MaxTime the partition has after this update.
+		maxTime := p.conf.MaxTime
+		if r.MaxTime != wire.NoVal {
+			maxTime = r.MaxTime
+		}
+		if *r.DefaultTime > maxTime {
+			c.log.Info("update_part: DefaultTime would exceed MaxTime", "partition", r.Name)
+		} else {
+			rec.DefaultTime = r.DefaultTime
+		}
+	}
+	if r.MaxShare != nil && *r.MaxShare != 0xfffe { // NO_VAL16 ("YES:65534") changes nothing
+		rec.OverSubscribe = maxShareString(*r.MaxShare)
+	}
+	var others []partRecord // Default=YES takes the default from the partition that had it
+	switch strings.ToUpper(r.Default) {
+	case "YES":
+		rec.Default = "YES"
+		for _, name := range c.t.partOrder {
+			if o := c.t.parts[name]; name != r.Name && o.conf.Default {
+				or := o.override
+				if or.Name == "" {
+					or = partRecord{Name: name, MaxTime: wire.NoVal}
+				}
+				or.Default = "NO"
+				others = append(others, or)
+			}
+		}
+	case "NO":
+		if p.conf.Default {
+			rec.Default = "NO"
+		}
+	}
 	if r.Nodes != "" {
 		var names []string
 		if strings.EqualFold(r.Nodes, "ALL") {
@@ -124,7 +253,7 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 		}
 		rec.NodesSet, rec.Nodes = true, names
 	}
-	pend, err := c.apply(changePart{rec: rec})
+	pend, err := c.apply(changePart{rec: rec, others: others})
 	c.mu.Unlock()
 	if err != nil {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "partition update not applied: %v", err)
