@@ -66,3 +66,36 @@ func PartitionPreemptOff(p *Partition) bool {
 	m, ok := preemptModeNum(p.PreemptMode)
 	return ok && actionOf(m) == PreemptOff
 }
+
+// PreemptModeString is a PreemptMode value as Slurm prints it (preempt_mode_string): GANG or
+// WITHIN first, then the mode; an invalid value is printed as given.
+func PreemptModeString(v string) string {
+	bits, ok := preemptModeNum(v)
+	if !ok {
+		return v
+	}
+	switch bits {
+	case preemptOff:
+		return "OFF"
+	case preemptGang:
+		return "GANG"
+	case preemptWithin:
+		return "WITHIN"
+	}
+	prefix := ""
+	switch {
+	case bits&preemptGang != 0:
+		prefix = "GANG,"
+	case bits&preemptWithin != 0:
+		prefix = "WITHIN,"
+	}
+	switch bits &^ (preemptGang | preemptWithin) {
+	case preemptCancel:
+		return prefix + "CANCEL"
+	case preemptRequeue:
+		return prefix + "REQUEUE"
+	case preemptSuspend:
+		return prefix + "SUSPEND"
+	}
+	return prefix + "UNKNOWN"
+}

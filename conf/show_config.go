@@ -93,6 +93,8 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			line(name, rt.Version)
 		case "ClusterName":
 			line(name, c.ClusterName)
+		case "PreemptMode":
+			line(name, PreemptModeString(c.PreemptMode))
 		case "SlurmctldHost":
 			for i, h := range c.SlurmctldHosts {
 				v := h.Name

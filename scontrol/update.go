@@ -337,7 +337,12 @@ func nodeStateArg(val string) (st string, ok bool) {
 // scontrol_parse_part_options' order (abbreviations resolve as there) and checked as there;
 // a value Slurm refuses aborts the request with Slurm's lines and "slurm_update error"
 // after them. The options Orbit cannot change yet are refused by name.
-func (c *cli) updatePartition(args []string) {
+func (c *cli) updatePartition(args []string) { c.partitionRequest(args, false) }
+
+// partitionRequest reads the options of `update PartitionName=` or, with create, of `create
+// PartitionName=` (Slurm's scontrol_parse_part_options, shared by both) and sends the
+// request.
+func (c *cli) partitionRequest(args []string, create bool) {
 	req := wire.UpdatePartitionRequest{MaxTime: wire.NoVal}
 	count := 0 // Slurm's update_cnt: PartitionName counts too
 	named := false
@@ -347,6 +352,9 @@ func (c *cli) updatePartition(args []string) {
 			c.errorf("%s", l)
 		}
 		c.exitCode = 1
+		if create {
+			return // Slurm's create prints no errno line
+		}
 		text := "No error"
 		if erange {
 			text = "Numerical result out of range"
@@ -515,6 +523,10 @@ func (c *cli) updatePartition(args []string) {
 	if !named {
 		c.exitCode = 1
 		c.errorf("PartitionName must be given.")
+		return
+	}
+	if create {
+		c.createPartition(&req)
 		return
 	}
 	if count <= 1 {

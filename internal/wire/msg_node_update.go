@@ -38,7 +38,18 @@ type UpdatePartitionRequest struct {
 	Default  string  `codec:"default,omitempty"` // YES makes it the default partition, NO clears that
 }
 
+// CreatePartitionRequest makes a partition (scontrol create PartitionName=) with the options
+// an update would set.
+type CreatePartitionRequest UpdatePartitionRequest
+
+// DeletePartitionRequest removes a partition (scontrol delete PartitionName=).
+type DeletePartitionRequest struct {
+	Name string `codec:"name"`
+}
+
 func init() {
 	Register(MsgUpdateNode, "REQUEST_UPDATE_NODE", func() any { return new(UpdateNodeRequest) })
 	Register(MsgUpdatePartition, "REQUEST_UPDATE_PARTITION", func() any { return new(UpdatePartitionRequest) })
+	Register(MsgCreatePartition, "REQUEST_CREATE_PARTITION", func() any { return new(CreatePartitionRequest) })
+	Register(MsgDeletePartition, "REQUEST_DELETE_PARTITION", func() any { return new(DeletePartitionRequest) })
 }

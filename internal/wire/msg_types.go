@@ -39,6 +39,8 @@ const (
 	MsgUpdatePartition       MsgType = 206 // scontrol update PartitionName= → slurmctld: UpdatePartitionRequest
 	MsgPrologComplete        MsgType = 207 // slurmd → slurmctld: a job's prolog failed on a node (REQUEST_COMPLETE_PROLOG)
 	MsgEpilogComplete        MsgType = 208 // slurmd → slurmctld: a job's epilog ran on a node (MESSAGE_EPILOG_COMPLETE)
+	MsgCreatePartition       MsgType = 209 // scontrol create PartitionName= → slurmctld: CreatePartitionRequest
+	MsgDeletePartition       MsgType = 210 // scontrol delete PartitionName= → slurmctld: DeletePartitionRequest
 
 	// Launch and job control, slurmctld → slurmd (msg_launch.go): 300–399.
 	MsgLaunchBatchJob MsgType = 300 // start a job's batch script on one node

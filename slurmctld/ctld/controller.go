@@ -261,6 +261,8 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgUpdateJob, c.handleUpdateJob)             // job_update.go
 	c.srv.HandleRPC(wire.MsgUpdateNode, c.handleUpdateNode)           // node_update.go
 	c.srv.HandleRPC(wire.MsgUpdatePartition, c.handleUpdatePartition) // partition_update.go
+	c.srv.HandleRPC(wire.MsgCreatePartition, c.handleCreatePartition) // partition_create.go
+	c.srv.HandleRPC(wire.MsgDeletePartition, c.handleDeletePartition)
 	c.registerAdmin()                                                 // admin.go
 	c.registerSteps()
 	c.registerStats() // stats.go: sdiag, and the RPC observer

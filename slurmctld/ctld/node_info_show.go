@@ -1,6 +1,7 @@
 package ctld
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -48,10 +49,7 @@ func (c *Controller) partInfoExtra(p *partEntry, pi *wire.PartitionInfo) {
 	pi.GraceTime, pi.MaxCPUsPerNode = cf.GraceTime, cf.MaxCPUsPerNode
 	pi.PriorityJobFactor, pi.PriorityTier = cf.PriorityJobFactor, cf.PriorityTier
 	pi.OverSubscribe, pi.OverTimeLimit = cf.OverSubscribe, cf.OverTimeLimit
-	pi.PreemptMode = cf.PreemptMode
-	if pi.PreemptMode == "" {
-		pi.PreemptMode = c.config().PreemptMode
-	}
+	pi.PreemptMode = conf.PreemptModeString(cmp.Or(cf.PreemptMode, c.config().PreemptMode))
 	pi.DefMemPerCPU, pi.DefMemPerNode = cf.DefMemPerCPU, cf.DefMemPerNode
 	pi.MaxMemPerCPU, pi.MaxMemPerNode = cf.MaxMemPerCPU, cf.MaxMemPerNode
 	pi.BillingWeights = cf.TRESBillingWeights
@@ -61,4 +59,7 @@ func (c *Controller) partInfoExtra(p *partEntry, pi *wire.PartitionInfo) {
 	}
 	cpus := strconv.FormatUint(uint64(p.cpus), 10)
 	pi.TRES = "cpu=" + cpus + ",mem=" + memsize.FormatMB(mem) + ",node=" + strconv.Itoa(len(p.nodes)) + ",billing=" + cpus
+	if len(p.nodes) == 0 {
+		pi.TRES = "(null)" // a partition with no nodes (scontrol create) has no TRES string
+	}
 }

@@ -36,6 +36,11 @@ type partRecord struct {
 	MinNodes          *uint32 `codec:"min_nodes,omitempty"`
 	OverSubscribe     string  `codec:"over_subscribe,omitempty"` // NO, EXCLUSIVE, YES:n, FORCE:n
 	Default           string  `codec:"default,omitempty"`        // YES or NO
+
+	// Def is the definition of a partition scontrol create made (partition_create.go): the
+	// record brings it back at start. Deleted records a partition scontrol delete removed.
+	Def     *conf.Partition `codec:"def,omitempty"`
+	Deleted bool            `codec:"deleted,omitempty"`
 }
 
 // empty says whether r changes nothing of its partition's configuration.
@@ -56,7 +61,7 @@ type changePart struct {
 func (ch changePart) plan(t *tables) (*effects, error) {
 	recs := append(append([]partRecord(nil), ch.others...), ch.rec)
 	for _, r := range recs {
-		if t.parts[r.Name] == nil {
+		if t.parts[r.Name] == nil && r.Def == nil {
 			return nil, fmt.Errorf("unknown partition %s", r.Name)
 		}
 	}
@@ -66,9 +71,16 @@ func (ch changePart) plan(t *tables) (*effects, error) {
 // installPart lays r over the partition's configuration. The configuration is copied, never
 // modified: c.config() stays what slurm.conf says.
 func (t *tables) installPart(r partRecord) {
+	if r.Deleted {
+		t.removePart(r.Name)
+		return
+	}
 	p := t.parts[r.Name]
 	if p == nil {
-		return
+		if r.Def == nil {
+			return
+		}
+		p = t.addPart(r.Def)
 	}
 	if p.base == nil {
 		p.base = p.conf
@@ -149,7 +161,7 @@ func (c *Controller) recoverParts() error {
 		if err := wire.Unmarshal(v, r); err != nil {
 			return fmt.Errorf("partition record %s in %s: %w", key, c.store.Path(), err)
 		}
-		if c.t.parts[r.Name] == nil {
+		if c.t.parts[r.Name] == nil && r.Def == nil && !r.Deleted {
 			c.log.Warn("saved partition is no longer in the configuration; dropped", "partition", r.Name)
 			return nil
 		}
@@ -178,6 +190,28 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 	if rec.Name == "" {
 		rec = partRecord{Name: r.Name, MaxTime: wire.NoVal}
 	}
+	rec, others, errno := c.partUpdate(p, rec, r)
+	if errno != 0 {
+		c.mu.Unlock()
+		return nil, slurmErr(errno)
+	}
+	pend, err := c.apply(changePart{rec: rec, others: others})
+	c.mu.Unlock()
+	if err != nil {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "partition update not applied: %v", err)
+	}
+	if err := pend.Wait(ctx); err != nil {
+		return nil, durabilityError(err)
+	}
+	c.log.Info("partition updated", "partition", r.Name, "state", r.State, "uid", id.UID)
+	c.wake()
+	return &wire.OK{}, nil
+}
+
+// partUpdate lays update r over rec, partition p's override, and returns it with the
+// overrides of the partitions Default=YES takes the default from, or the errno refusing r.
+// Called with c.mu held.
+func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePartitionRequest) (partRecord, []partRecord, int32) {
 	if r.State != "" {
 		rec.State = strings.ToUpper(r.State)
 	}
@@ -240,28 +274,16 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 		} else {
 			exp, err := hostlist.Expand(r.Nodes)
 			if err != nil {
-				c.mu.Unlock()
-				return nil, slurmErr(errnoInvalidNodeName)
+				return rec, nil, errnoInvalidNodeName
 			}
 			for _, n := range exp {
 				if c.t.nodes[n] == nil {
-					c.mu.Unlock()
-					return nil, slurmErr(errnoInvalidNodeName)
+					return rec, nil, errnoInvalidNodeName
 				}
 				names = append(names, n)
 			}
 		}
 		rec.NodesSet, rec.Nodes = true, names
 	}
-	pend, err := c.apply(changePart{rec: rec, others: others})
-	c.mu.Unlock()
-	if err != nil {
-		return nil, wire.Errorf(wire.ErrnoSlurmError, "partition update not applied: %v", err)
-	}
-	if err := pend.Wait(ctx); err != nil {
-		return nil, durabilityError(err)
-	}
-	c.log.Info("partition updated", "partition", r.Name, "state", r.State, "uid", id.UID)
-	c.wake()
-	return &wire.OK{}, nil
+	return rec, others, 0
 }

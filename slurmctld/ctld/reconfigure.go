@@ -257,6 +257,9 @@ func (t *tables) reconfParts(next *conf.Config) *store.Batch {
 		if p.Default && t.defPart == "" {
 			t.defPart = p.Name
 		}
+		if olds[p.Name] == nil {
+			b.Delete(kindPart, p.Name) // scontrol delete removed it; slurm.conf brings it back
+		}
 		if o := olds[p.Name]; o != nil && o.base != nil {
 			r := partRecord{Name: p.Name, MaxTime: wire.NoVal}
 			switch {
@@ -265,7 +268,7 @@ func (t *tables) reconfParts(next *conf.Config) *store.Batch {
 			case keepState:
 				r.State = o.override.State
 			}
-			if r.State == "" && r.MaxTime == wire.NoVal && !r.NodesSet {
+			if r.empty() {
 				b.Delete(kindPart, p.Name)
 				continue
 			}

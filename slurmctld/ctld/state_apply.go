@@ -71,6 +71,10 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		b.Put(kindNode, e.nodes[i].Name, v)
 	}
 	for i := range e.parts {
+		if e.parts[i].Deleted && e.parts[i].Def == nil && !configured(c.config(), e.parts[i].Name) {
+			b.Delete(kindPart, e.parts[i].Name) // a partition scontrol create made leaves no trace
+			continue
+		}
 		v, err := wire.Marshal(&e.parts[i])
 		if err != nil {
 			return nil, fmt.Errorf("encode partition %s: %w", e.parts[i].Name, err)

@@ -166,3 +166,53 @@ func TestPreempt_FewestJobs(t *testing.T) {
 		t.Errorf("low jobs: %d preempted, %d running; want one of each", preempted, running)
 	}
 }
+
+// TestPreempt_CreatedPartitions follows Slurm's test_preemption_by_partition: the two
+// partitions are made with scontrol create (priority=1 preemptmode=cancel, priority=2
+// preemptmode=off), a job of the second preempts one of the first, the partitions survive a
+// controller crash, and scontrol delete removes one once no job names it.
+func TestPreempt_CreatedPartitions(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2,
+		ExtraConf: "PreemptType=preempt/partition_prio\nPreemptMode=CANCEL,GANG\n"})
+	for _, args := range [][]string{
+		{"create", "partitionname=partition1", "nodes=n1", "priority=1", "preemptmode=cancel"},
+		{"create", "partitionname=partition2", "nodes=n1", "priority=2", "preemptmode=off"},
+	} {
+		if o, e, code := c.Run(t, "scontrol", args...); code != 0 || o != "" || e != "" {
+			t.Fatalf("scontrol %q = %q, %q, exit %d", args, o, e, code)
+		}
+	}
+	if _, e, code := c.Run(t, "scontrol", "create", "partitionname=partition1", "nodes=n1"); code != 1 ||
+		e != "Error creating the partition: Invalid partition name specified\n" {
+		t.Errorf("creating partition1 again: exit %d, stderr %q", code, e)
+	}
+	out, _, _ := c.Run(t, "scontrol", "show", "partition", "partition1")
+	for _, want := range []string{"PartitionName=partition1\n", "   Nodes=n1\n", "PriorityJobFactor=1 PriorityTier=1 ", "PreemptMode=CANCEL\n", " MinNodes=1 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show partition partition1 lacks %q:\n%s", want, out)
+		}
+	}
+	low := submit(t, c, "-N1", "-t1", "-o", "/dev/null", "--exclusive", "-p", "partition1", "--wrap", "sleep 120")
+	c.WaitJob(t, low, states.JobRunning)
+	high := submit(t, c, "-N1", "-t1", "-o", "/dev/null", "--exclusive", "-p", "partition2", "--wrap", "sleep 30")
+	c.WaitJob(t, high, states.JobRunning)
+	c.WaitJob(t, low, states.JobPreempted)
+
+	c.KillController(t)
+	c.RestartController(t)
+	if o, _, _ := c.Run(t, "sinfo", "-h", "-o", "%P"); o != "debug*\npartition1\npartition2\n" {
+		t.Errorf("partitions after a controller crash: %q", o)
+	}
+	if _, e, code := c.Run(t, "scontrol", "delete", "partitionname=partition2"); code != 1 ||
+		e != "delete_partition partitionname=partition2: Partition is in use\n" {
+		t.Errorf("deleting a partition a job names: exit %d, stderr %q", code, e)
+	}
+	if o, e, code := c.Run(t, "scontrol", "delete", "partition=partition1"); code != 0 || o != "" || e != "" {
+		t.Errorf("scontrol delete partition=partition1 = %q, %q, exit %d", o, e, code)
+	}
+	c.KillController(t)
+	c.RestartController(t)
+	if o, _, _ := c.Run(t, "sinfo", "-h", "-o", "%P"); o != "debug*\npartition2\n" {
+		t.Errorf("partitions after the delete and a restart: %q", o)
+	}
+}
