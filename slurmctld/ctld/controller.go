@@ -263,7 +263,7 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgUpdatePartition, c.handleUpdatePartition) // partition_update.go
 	c.srv.HandleRPC(wire.MsgCreatePartition, c.handleCreatePartition) // partition_create.go
 	c.srv.HandleRPC(wire.MsgDeletePartition, c.handleDeletePartition)
-	c.registerAdmin()                                                 // admin.go
+	c.registerAdmin() // admin.go
 	c.registerSteps()
 	c.registerStats() // stats.go: sdiag, and the RPC observer
 	// Prolog and epilog failures reported by slurmd (node_drain.go).
