@@ -2,9 +2,11 @@ package ctld
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"syscall"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/conf"
@@ -29,7 +31,10 @@ import (
 // the first job of the queue that preemption lets start, and wakes the next cycle, which
 // starts the job once its preemptees' nodes are free (at once for SUSPEND, which the
 // controller starts itself so that the suspended job is not resumed in between).
-// GraceTime and PreemptExemptTime are not applied (preemption acts at once).
+// Outside GANG, a partition's GraceTime delays the act: the first attempt records
+// PreemptTime, brings the job's end to the grace's end and sends its steps SIGCONT and
+// SIGTERM; the attempt after that preempts it (Slurm's preempt.c). PreemptExemptTime is not
+// applied.
 
 // preemptDepth bounds the pending jobs one pass tries preemption for (each try copies the
 // partition's nodes and looks at every job), as Slurm's main scheduler looks at
@@ -41,7 +46,8 @@ type preemptAct struct {
 	jobID     uint32
 	action    conf.PreemptAction
 	nodes     []string
-	terminate bool // the run ends (CANCEL, REQUEUE)
+	terminate bool  // the run ends (CANCEL, REQUEUE)
+	grace     int64 // the job's GraceTime starts: it is signalled, and preempted after it
 }
 
 // preemptOutcome is one pass's result: the changes' durability, what to send, and the
@@ -189,8 +195,14 @@ func (c *Controller) preemptees(j *jobRecord, p *partEntry) (victims []*jobRecor
 		return nil, true
 	}
 	tierOf := func(r *jobRecord) uint16 { return c.t.parts[r.Partition].conf.PriorityTier }
+	chosen := func(r *jobRecord) int { // jobs already in their grace time come first
+		if r.PreemptTime != 0 {
+			return 0
+		}
+		return 1
+	}
 	slices.SortFunc(cands, func(a, b *jobRecord) int {
-		return cmp.Or(cmp.Compare(tierOf(a), tierOf(b)), cmp.Compare(len(a.Nodes), len(b.Nodes)),
+		return cmp.Or(cmp.Compare(chosen(a), chosen(b)), cmp.Compare(tierOf(a), tierOf(b)), cmp.Compare(len(a.Nodes), len(b.Nodes)),
 			cmp.Compare(a.Priority, b.Priority), cmp.Compare(b.StartTime, a.StartTime), cmp.Compare(a.JobID, b.JobID))
 	})
 	for i, r := range cands {
@@ -231,8 +243,21 @@ func (c *Controller) preempt(j *jobRecord, p *partEntry, victims []*jobRecord, n
 	out := &preemptOutcome{}
 	suspended := false
 	for _, v := range victims {
-		action := cfg.PartitionPreemptAction(c.t.parts[v.Partition].conf)
+		vp := c.t.parts[v.Partition].conf
+		action := cfg.PartitionPreemptAction(vp)
 		act := preemptAct{jobID: v.JobID, action: action, nodes: slices.Clone(v.Nodes)}
+		// GraceTime (outside GANG, as Slurm's preempt.c): the first attempt records the
+		// preemption, moves the end to the grace's end and sends the steps SIGCONT and
+		// SIGTERM; the job is preempted at the first attempt after that.
+		switch {
+		case v.PreemptTime != 0 && now < v.EndTime:
+			continue // in its grace time
+		case v.PreemptTime == 0 && at != 0 && vp.GraceTime > 0:
+			chs = append(chs, graceStart{jobID: v.JobID, now: now, grace: int64(vp.GraceTime)})
+			act.grace = int64(vp.GraceTime)
+			out.acts = append(out.acts, act)
+			continue
+		}
 		var ch change
 		switch action {
 		case conf.PreemptSuspend:
@@ -253,6 +278,9 @@ func (c *Controller) preempt(j *jobRecord, p *partEntry, victims []*jobRecord, n
 		chs = append(chs, preemptStamp{inner: ch, jobID: v.JobID, at: at})
 		out.acts = append(out.acts, act)
 	}
+	if len(chs) == 0 {
+		return nil // every victim is in its grace time
+	}
 	pend, err := c.apply(chs)
 	if err != nil {
 		c.log.Error("preemption not applied", "job", j.JobID, "err", err)
@@ -260,6 +288,10 @@ func (c *Controller) preempt(j *jobRecord, p *partEntry, victims []*jobRecord, n
 	}
 	out.wait = func() error { return pend.Wait(c.ctx) }
 	for _, a := range out.acts {
+		if a.grace > 0 {
+			c.log.Info("preemption grace time started", "job", a.jobID, "seconds", a.grace, "for", j.JobID)
+			continue
+		}
 		c.log.Info("preempted job to reclaim resources", "job", a.jobID, "mode", a.action.String(), "for", j.JobID)
 	}
 	if suspended {
@@ -279,6 +311,27 @@ func (c *Controller) preempt(j *jobRecord, p *partEntry, victims []*jobRecord, n
 		}
 	}
 	return out
+}
+
+// graceStart records a preemption whose GraceTime starts: PreemptTime is now and the job's
+// end no later than the grace's end (Slurm's _job_check_grace).
+type graceStart struct {
+	jobID uint32
+	now   int64
+	grace int64
+}
+
+func (ch graceStart) plan(t *tables) (*effects, error) {
+	j := t.jobs[ch.jobID]
+	if j == nil {
+		return nil, fmt.Errorf("job %d does not exist", ch.jobID)
+	}
+	n := j.clone()
+	n.PreemptTime = ch.now
+	if n.EndTime == 0 || n.EndTime > ch.now+ch.grace {
+		n.EndTime = ch.now + ch.grace
+	}
+	return &effects{jobs: []*jobRecord{n}}, nil
 }
 
 // preemptStamp is a preemption's change with the preemption time recorded on the job's run.
@@ -333,6 +386,13 @@ func (c *Controller) carryOut(o *preemptOutcome) {
 		return
 	}
 	for _, a := range o.acts {
+		if a.grace > 0 {
+			for _, sig := range []syscall.Signal{syscall.SIGCONT, syscall.SIGTERM} {
+				c.sendNodes(agentTask{kind: taskSignal, jobID: a.jobID, signal: int32(sig)}, a.nodes) // its steps
+			}
+			time.AfterFunc(time.Duration(a.grace+1)*time.Second, c.wake) // preempted then
+			continue
+		}
 		if a.terminate {
 			c.sendNodes(agentTask{kind: taskTerminate, jobID: a.jobID, preempted: true}, a.nodes)
 			continue

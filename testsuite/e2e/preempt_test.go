@@ -216,3 +216,30 @@ func TestPreempt_CreatedPartitions(t *testing.T) {
 		t.Errorf("partitions after the delete and a restart: %q", o)
 	}
 }
+
+// TestPreempt_GraceTime: outside GANG, a partition's GraceTime=5 first records the
+// preemption (PreemptTime) while the job still runs, and the job
+// is cancelled once the grace is over, its output saying so.
+func TestPreempt_GraceTime(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2,
+		ExtraConf: "PreemptType=preempt/partition_prio\nPreemptMode=CANCEL\n",
+		Partitions: "PartitionName=low Nodes=n1 PriorityTier=1 GraceTime=5\n" +
+			"PartitionName=high Nodes=n1 PriorityTier=2 PreemptMode=off\n"})
+	low, _ := startLow(t, c)
+	high := submit(t, c, "-p", "high", "--exclusive", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300")
+	graceLine := regexp.MustCompile(`(?m)^   PreemptEligibleTime=\S+ PreemptTime=\d{4}-`)
+	var first string // the first view with a PreemptTime: the grace time's start
+	waitFor(t, "the grace time to start", func() bool {
+		first = showJob(t, c, low)
+		return graceLine.MatchString(first)
+	})
+	if !strings.Contains(first, "JobState=RUNNING ") {
+		t.Errorf("the job is not running through its grace time:\n%s", first)
+	}
+	c.WaitJob(t, low, states.JobPreempted)
+	c.WaitJob(t, high, states.JobRunning)
+	waitFor(t, "the CANCELLED line", func() bool {
+		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
+		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
+	})
+}
