@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -33,8 +34,8 @@ import (
 // controller starts itself so that the suspended job is not resumed in between).
 // Outside GANG, a partition's GraceTime delays the act: the first attempt records
 // PreemptTime, brings the job's end to the grace's end and sends its steps SIGCONT and
-// SIGTERM; the attempt after that preempts it (Slurm's preempt.c). PreemptExemptTime is not
-// applied.
+// SIGTERM; the attempt after that preempts it (Slurm's preempt.c). A job runs its
+// PreemptExemptTime before it can be preempted.
 
 // preemptDepth bounds the pending jobs one pass tries preemption for (each try copies the
 // partition's nodes and looks at every job), as Slurm's main scheduler looks at
@@ -59,8 +60,8 @@ type preemptOutcome struct {
 }
 
 // preemptTimes are a job's PreemptEligibleTime and PreemptTime as scontrol shows them:
-// started jobs whose partition's mode is not OFF, with preemption on, are preemptable from
-// their start (PreemptExemptTime is not applied).
+// started jobs whose partition's mode is not OFF, with preemption on, are preemptable once
+// they have run PreemptExemptTime.
 func (c *Controller) preemptTimes(j *jobRecord) (eligible, at int64) {
 	cfg := c.config()
 	s := j.state()
@@ -74,13 +75,27 @@ func (c *Controller) preemptTimes(j *jobRecord) (eligible, at int64) {
 	if cfg.PartitionPreemptAction(pc) == conf.PreemptOff {
 		return 0, 0
 	}
-	return j.StartTime, j.PreemptTime
+	return j.StartTime + c.preemptExempt(), j.PreemptTime
+}
+
+// preemptExempt is PreemptExemptTime in seconds: how long a started job cannot be preempted
+// (0 when unset or unreadable; the loader keeps the value as written).
+func (c *Controller) preemptExempt() int64 {
+	v, err := slurmtime.ParseTimeLimitSecs(c.config().Raw["PreemptExemptTime"].Value)
+	if err != nil || v == slurmtime.Infinite {
+		return 0
+	}
+	return int64(v)
 }
 
 // preemptable says whether running job r may be preempted by a job of a partition of tier
-// tier with these nodes (Slurm's preempt_p_preemptable and job_preempt_check).
-func (c *Controller) preemptable(r *jobRecord, tier uint16, nodes []string) bool {
+// tier with these nodes (Slurm's preempt_p_preemptable and job_preempt_check), now that it
+// has run its PreemptExemptTime.
+func (c *Controller) preemptable(r *jobRecord, tier uint16, nodes []string, now int64) bool {
 	if !r.state().IsRunning() || r.state().IsCompleting() || !r.countsOnNodes() {
+		return false
+	}
+	if now < r.StartTime+c.preemptExempt() {
 		return false
 	}
 	p := c.t.parts[r.Partition]
@@ -154,7 +169,7 @@ func (c *Controller) preemptPass(cur sentState, now int64) *preemptOutcome {
 			if p == nil {
 				continue
 			}
-			victims, waits := c.preemptees(q.j, p)
+			victims, waits := c.preemptees(q.j, p, now)
 			if waits {
 				return nil // it starts once the jobs already on their way out are gone
 			}
@@ -169,7 +184,7 @@ func (c *Controller) preemptPass(cur sentState, now int64) *preemptOutcome {
 // preemptees chooses the running jobs whose preemption lets j start in p, fewest first in
 // Slurm's order (lower tier, then fewer nodes). waits says j will fit once the jobs already
 // completing (or suspended by preemption) have left, so that no one is to be preempted.
-func (c *Controller) preemptees(j *jobRecord, p *partEntry) (victims []*jobRecord, waits bool) {
+func (c *Controller) preemptees(j *jobRecord, p *partEntry, now int64) (victims []*jobRecord, waits bool) {
 	if !c.t.fitsEver(j, p) {
 		return nil, false
 	}
@@ -187,7 +202,7 @@ func (c *Controller) preemptees(j *jobRecord, p *partEntry) (victims []*jobRecor
 		switch {
 		case r.holdsNodes() && r.state().IsCompleting() && overlaps(r.Nodes, p.nodes):
 			releaseOn(future, r)
-		case c.preemptable(r, p.conf.PriorityTier, p.nodes):
+		case c.preemptable(r, p.conf.PriorityTier, p.nodes, now):
 			cands = append(cands, r)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
@@ -242,4 +243,23 @@ func TestPreempt_GraceTime(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
 		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
 	})
+}
+
+// TestPreempt_ExemptTime: PreemptExemptTime moves PreemptEligibleTime past the start.
+func TestPreempt_ExemptTime(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2,
+		ExtraConf:  "PreemptType=preempt/partition_prio\nPreemptMode=CANCEL\nPreemptExemptTime=00:10:00\n",
+		Partitions: "PartitionName=low Nodes=n1 PriorityTier=1\n"})
+	low, _ := startLow(t, c)
+	out := showJob(t, c, low)
+	m := regexp.MustCompile(`StartTime=(\S+) `).FindStringSubmatch(out)
+	e := regexp.MustCompile(`(?m)^   PreemptEligibleTime=(\S+) PreemptTime=None$`).FindStringSubmatch(out)
+	if m == nil || e == nil {
+		t.Fatalf("scontrol show job lacks StartTime or PreemptEligibleTime:\n%s", out)
+	}
+	start, err1 := time.ParseInLocation("2006-01-02T15:04:05", m[1], time.Local)
+	elig, err2 := time.ParseInLocation("2006-01-02T15:04:05", e[1], time.Local)
+	if err1 != nil || err2 != nil || elig.Sub(start) != 10*time.Minute {
+		t.Errorf("PreemptEligibleTime %s, StartTime %s: want 10 minutes apart", e[1], m[1])
+	}
 }
