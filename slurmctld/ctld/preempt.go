@@ -90,12 +90,12 @@ func (c *Controller) preemptExempt() int64 {
 
 // preemptable says whether running job r may be preempted by a job of a partition of tier
 // tier with these nodes (Slurm's preempt_p_preemptable and job_preempt_check), now that it
-// has run its PreemptExemptTime.
-func (c *Controller) preemptable(r *jobRecord, tier uint16, nodes []string, now int64) bool {
+// has run its PreemptExemptTime (exempt seconds).
+func (c *Controller) preemptable(r *jobRecord, tier uint16, nodes []string, now, exempt int64) bool {
 	if !r.state().IsRunning() || r.state().IsCompleting() || !r.countsOnNodes() {
 		return false
 	}
-	if now < r.StartTime+c.preemptExempt() {
+	if now < r.StartTime+exempt {
 		return false
 	}
 	p := c.t.parts[r.Partition]
@@ -115,17 +115,21 @@ func (c *Controller) preemptPass(cur sentState, now int64) *preemptOutcome {
 		return nil
 	}
 	// The lowest tier of a running preemptable job: pending jobs at or below it cannot preempt.
-	lowest, any := uint16(0), false
+	lowest, found := uint16(0), false
+	var holding []*jobRecord // the jobs holding nodes, looked at for each pending job
 	for _, r := range c.t.jobs {
+		if r.holdsNodes() {
+			holding = append(holding, r)
+		}
 		if r.state().IsRunning() && r.countsOnNodes() {
 			if p := c.t.parts[r.Partition]; p != nil && !conf.PartitionPreemptOff(p.conf) {
-				if !any || p.conf.PriorityTier < lowest {
-					lowest, any = p.conf.PriorityTier, true
+				if !found || p.conf.PriorityTier < lowest {
+					lowest, found = p.conf.PriorityTier, true
 				}
 			}
 		}
 	}
-	if !any {
+	if !found {
 		return nil
 	}
 	type cand struct {
@@ -169,7 +173,7 @@ func (c *Controller) preemptPass(cur sentState, now int64) *preemptOutcome {
 			if p == nil {
 				continue
 			}
-			victims, waits := c.preemptees(q.j, p, now)
+			victims, waits := c.preemptees(q.j, p, holding, now)
 			if waits {
 				return nil // it starts once the jobs already on their way out are gone
 			}
@@ -181,10 +185,11 @@ func (c *Controller) preemptPass(cur sentState, now int64) *preemptOutcome {
 	return nil
 }
 
-// preemptees chooses the running jobs whose preemption lets j start in p, fewest first in
+// preemptees chooses among holding (the jobs holding nodes) the running jobs whose
+// preemption lets j start in p, fewest first in
 // Slurm's order (lower tier, then fewer nodes). waits says j will fit once the jobs already
 // completing (or suspended by preemption) have left, so that no one is to be preempted.
-func (c *Controller) preemptees(j *jobRecord, p *partEntry, now int64) (victims []*jobRecord, waits bool) {
+func (c *Controller) preemptees(j *jobRecord, p *partEntry, holding []*jobRecord, now int64) (victims []*jobRecord, waits bool) {
 	if !c.t.fitsEver(j, p) {
 		return nil, false
 	}
@@ -198,11 +203,12 @@ func (c *Controller) preemptees(j *jobRecord, p *partEntry, now int64) (victims 
 		}
 	}
 	var cands []*jobRecord
-	for _, r := range c.t.jobs {
+	exempt := c.preemptExempt()
+	for _, r := range holding {
 		switch {
 		case r.holdsNodes() && r.state().IsCompleting() && overlaps(r.Nodes, p.nodes):
 			releaseOn(future, r)
-		case c.preemptable(r, p.conf.PriorityTier, p.nodes, now):
+		case c.preemptable(r, p.conf.PriorityTier, p.nodes, now, exempt):
 			cands = append(cands, r)
 		}
 	}
