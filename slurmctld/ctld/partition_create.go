@@ -27,10 +27,14 @@ func newPartDef(name string) *conf.Partition {
 		PriorityJobFactor: 1, PriorityTier: 1}
 }
 
-// addPart adds partition def after the others, and returns its entry.
-func (t *tables) addPart(def *conf.Partition) *partEntry {
-	cp := *def
-	pe := &partEntry{conf: &cp, base: def}
+// addPart adds partition def after the others, and returns its entry. A created partition
+// (scontrol create) keeps def as its base, under a copy that overrides are laid on.
+func (t *tables) addPart(def *conf.Partition, created bool) *partEntry {
+	pe := &partEntry{conf: def}
+	if created {
+		cp := *def
+		pe.conf, pe.base = &cp, def
+	}
 	t.setPartNodes(pe, def.Nodes)
 	t.parts[def.Name] = pe
 	t.partOrder = append(t.partOrder, def.Name)

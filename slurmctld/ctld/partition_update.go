@@ -80,7 +80,7 @@ func (t *tables) installPart(r partRecord) {
 		if r.Def == nil {
 			return
 		}
-		p = t.addPart(r.Def)
+		p = t.addPart(r.Def, true)
 	}
 	if p.base == nil {
 		p.base = p.conf

@@ -250,13 +250,7 @@ func (t *tables) reconfParts(next *conf.Config) *store.Batch {
 	b := new(store.Batch)
 	t.parts, t.partOrder, t.defPart = make(map[string]*partEntry, len(next.Partitions)), nil, ""
 	for _, p := range next.Partitions {
-		pe := &partEntry{conf: p}
-		t.setPartNodes(pe, p.Nodes)
-		t.parts[p.Name] = pe
-		t.partOrder = append(t.partOrder, p.Name)
-		if p.Default && t.defPart == "" {
-			t.defPart = p.Name
-		}
+		t.addPart(p, false)
 		if olds[p.Name] == nil {
 			b.Delete(kindPart, p.Name) // scontrol delete removed it; slurm.conf brings it back
 		}

@@ -316,13 +316,7 @@ func newTables(cfg *conf.Config) *tables {
 		}
 	}
 	for _, p := range cfg.Partitions {
-		pe := &partEntry{conf: p}
-		t.setPartNodes(pe, p.Nodes)
-		t.parts[p.Name] = pe
-		t.partOrder = append(t.partOrder, p.Name)
-		if p.Default && t.defPart == "" {
-			t.defPart = p.Name
-		}
+		t.addPart(p, false)
 	}
 	return t
 }

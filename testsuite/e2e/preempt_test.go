@@ -43,6 +43,16 @@ func startLow(t *testing.T, c *cluster.Cluster) (id uint32, pid int) {
 	return id, pid
 }
 
+// waitPreemptedLine waits for slurmstepd's "CANCELLED ... DUE TO PREEMPTION" line in the low
+// job's output.
+func waitPreemptedLine(t *testing.T, c *cluster.Cluster, id uint32) {
+	t.Helper()
+	waitFor(t, "the CANCELLED line", func() bool {
+		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
+		return cancelledLine(id, " DUE TO PREEMPTION").Match(b)
+	})
+}
+
 // procState is the state letter /proc shows for pid ("" once it is gone).
 func procState(pid int) string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -69,10 +79,7 @@ func TestPreempt_Cancel(t *testing.T) {
 	if j.ExitCode != 15 {
 		t.Errorf("preempted job's exit status = %#x, want signal 15 (0:15)", j.ExitCode)
 	}
-	waitFor(t, "the CANCELLED line", func() bool {
-		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
-		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
-	})
+	waitPreemptedLine(t, c, low)
 	if out := showJob(t, c, low); !strings.Contains(out, "JobState=PREEMPTED") || !preemptEligible.MatchString(out) {
 		t.Errorf("scontrol show job of the preempted job:\n%s", out)
 	}
@@ -96,10 +103,7 @@ func TestPreempt_Requeue(t *testing.T) {
 	if j.Restarts != 1 || states.Reason(j.Reason) != states.WaitTime {
 		t.Errorf("requeued job: Restarts=%d reason %s, want 1 and BeginTime", j.Restarts, states.Reason(j.Reason))
 	}
-	waitFor(t, "the CANCELLED line", func() bool {
-		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
-		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
-	})
+	waitPreemptedLine(t, c, low)
 }
 
 // TestPreempt_Suspend: the low job is suspended (its processes stopped) while the high one
@@ -239,10 +243,7 @@ func TestPreempt_GraceTime(t *testing.T) {
 	}
 	c.WaitJob(t, low, states.JobPreempted)
 	c.WaitJob(t, high, states.JobRunning)
-	waitFor(t, "the CANCELLED line", func() bool {
-		b, _ := os.ReadFile(filepath.Join(c.WorkDir, "low.out"))
-		return cancelledLine(low, " DUE TO PREEMPTION").Match(b)
-	})
+	waitPreemptedLine(t, c, low)
 }
 
 // TestPreempt_ExemptTime: PreemptExemptTime moves PreemptEligibleTime past the start.
