@@ -64,7 +64,10 @@ type JobDesc struct {
 	Environment   []string `codec:"environment"` // the job's environment after --export
 	SubmitLine    string   `codec:"submit_line"`
 	SubmitHost    string   `codec:"submit_host"`
-	Command       string   `codec:"command"` // the script path as named ("" for stdin/--wrap)
+	// AllocNode is the submitting host as the controller resolved its address (scontrol's
+	// AllocNode); the controller sets it, whatever a client sends.
+	AllocNode string `codec:"alloc_node,omitempty"`
+	Command   string `codec:"command"` // the script path as named ("" for stdin/--wrap)
 	// MinCPUs is --mincpus: the CPUs the job needs on each of its nodes (0 = none given).
 	MinCPUs uint32 `codec:"min_cpus"`
 	// NoKill (--no-kill) keeps the job running when a node other than its batch host fails.

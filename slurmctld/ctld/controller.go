@@ -71,7 +71,9 @@ type Controller struct {
 	selfUID  uint32
 	trackMem bool
 	groups   *userGroups // users' groups for AllowGroups (part_access_groups.go)
-	interval time.Duration
+	// allocNodes caches the names of submitting hosts (alloc_node.go).
+	allocNodes allocNodeCache
+	interval   time.Duration
 
 	mu sync.RWMutex
 	t  *tables

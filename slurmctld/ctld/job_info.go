@@ -120,7 +120,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		Gres:          jobspec.TresPerNode(d.Gres), // Slurm keeps and shows tres_per_node ("gres:gpu:1")
 		MailType:      d.MailType,
 		MailUser:      d.MailUser,
-		AllocNode:     d.SubmitHost,
+		AllocNode:     cmp.Or(d.AllocNode, d.SubmitHost), // records from before AllocNode: the client's name
 		AllocSID:      d.AllocSID,
 		OverSubscribe: oversubscribe(j),
 		SchedBackfill: j.Backfilled,

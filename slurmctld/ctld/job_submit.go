@@ -21,6 +21,7 @@ func (c *Controller) handleSubmitBatchJob(ctx context.Context, req *wire.Request
 		return nil, err
 	}
 	d := req.Body.(*wire.JobDesc)
+	d.AllocNode = c.allocNode(ctx, req, d.SubmitHost) // alloc_node.go
 	now := c.now().Unix()
 	j, err := c.newJob(d, id, now)
 	refusal := err

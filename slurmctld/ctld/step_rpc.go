@@ -45,6 +45,7 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	body := req.Body.(*wire.AllocateJobDesc)
 	d := body.Job
 	d.Script = interactivePlaceholder
+	d.AllocNode = c.allocNode(ctx, req, d.SubmitHost) // alloc_node.go
 	now := c.now().Unix()
 	j, err := c.newJob(&d, id, now)
 	refusal := err
