@@ -9,6 +9,11 @@ import (
 // cmdCreate is `scontrol create`: the first argument naming an entity decides what is made
 // (Slurm's _create_it scans for it, as a reservation's options include PartitionName=).
 func (c *cli) cmdCreate(argv []string) {
+	if len(argv) < 2 {
+		c.exitCode = 1
+		c.eprintf("too few arguments for %s keyword\n", argv[0])
+		return
+	}
 	args := argv[1:]
 	for _, a := range args {
 		tag, _, _ := strings.Cut(a, "=")
@@ -36,6 +41,9 @@ func (c *cli) cmdCreate(argv []string) {
 
 // createPartition sends a parsed `create PartitionName=` request (scontrol_create_part).
 func (c *cli) createPartition(req *wire.UpdatePartitionRequest) {
+	if req.Name == "" {
+		return // Slurm sends no name, and its controller makes nothing of it: no word, exit 0
+	}
 	if strings.EqualFold(req.Name, "default") {
 		c.exitCode = 1
 		c.errorf("PartitionName cannot be \"DEFAULT\".")
@@ -49,6 +57,11 @@ func (c *cli) createPartition(req *wire.UpdatePartitionRequest) {
 
 // cmdDelete is `scontrol delete ENTITY=ID` or `delete ENTITY ID` (Slurm's _delete_it).
 func (c *cli) cmdDelete(argv []string) {
+	if len(argv) < 2 {
+		c.exitCode = 1
+		c.eprintf("too few arguments for %s keyword\n", argv[0])
+		return
+	}
 	args := argv[1:]
 	var tag, val string
 	switch len(args) {
@@ -71,6 +84,9 @@ func (c *cli) cmdDelete(argv []string) {
 		c.errorf("delete of nodes is not supported by Orbit yet (dynamic nodes)")
 		c.exitCode = 1
 	case abbrev(tag, "PartitionName", 3):
+		if val == "" {
+			return // as for create: nothing named, nothing done, exit 0
+		}
 		if e := c.call(wire.MsgDeletePartition, &wire.DeletePartitionRequest{Name: val}, nil); e != nil {
 			c.perror("delete_partition "+args[0], e)
 			c.exitCode = 1
