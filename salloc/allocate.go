@@ -82,10 +82,10 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 	if err == nil && rep.Refused.Errno != 0 && s.so.Immediate > 0 {
 		// Refused under -I: the job was recorded and ended FAILED. Slurm's salloc prints the
 		// refusal, then its message thread hears the job is revoked.
-		code := s.codes.errorExit
+		code := s.codes.Error
 		if e := rep.Refused.Errno; e == errnoNotTopPriority || e == wire.ErrnoNodesBusy {
 			s.errorf("Unable to allocate resources: %s", rep.Refused.Text)
-			code = s.codes.immediateExit
+			code = s.codes.Immediate
 		} else {
 			s.errorf("Job submit/allocate failed: %s", rep.Refused.Text)
 		}
@@ -104,7 +104,7 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 			s.errorf("%s", e.UserMsg)
 		}
 		s.errorf("Job submit/allocate failed: %s", e.Text)
-		return nil, s.codes.errorExit
+		return nil, s.codes.Error
 	}
 	s.jobID = rep.JobID
 	start := time.Now()
@@ -125,7 +125,7 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: s.jobID}, &info)
 		if err != nil && !cmdclient.Unreachable(err) {
 			s.errorf("Job submit/allocate failed: %s", cmdclient.AsError(err).Text)
-			return nil, s.codes.errorExit
+			return nil, s.codes.Error
 		}
 		st := states.JobState(info.State)
 		if err != nil {
@@ -141,7 +141,7 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 			// Cancelled (scancel) or ended while waiting.
 			s.info("Job allocation %d has been revoked.", s.jobID)
 			s.errorf("Job submit/allocate failed: Job/step already completing or completed")
-			return nil, s.codes.errorExit
+			return nil, s.codes.Error
 		}
 		if s.so.Immediate > 1 && time.Since(start) >= time.Duration(s.so.Immediate)*time.Second {
 			// -I N: the job did not start within N seconds. Slurm's salloc takes the request
@@ -149,7 +149,7 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 			s.release(ctx, wire.NoVal)
 			s.errorf("Unable to allocate resources: Connection timed out")
 			s.info("Job allocation %d has been revoked.", s.jobID)
-			return nil, s.codes.immediateExit
+			return nil, s.codes.Immediate
 		}
 		select {
 		case <-sigs:
@@ -158,7 +158,7 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 			s.release(ctx, wire.NoVal)
 			s.info("Job allocation %d has been revoked.", s.jobID)
 			s.info("Job aborted due to signal")
-			return nil, s.codes.errorExit
+			return nil, s.codes.Error
 		case <-tick.C:
 		}
 	}

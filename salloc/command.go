@@ -28,8 +28,8 @@ func (s *session) runCommand(ctx context.Context, info *wire.JobAllocInfo, sigs 
 		// Slurm's child reports it and exits with SLURM_EXIT_ERROR; salloc then releases.
 		s.errorf("_fork_command: Unable to find command \"%s\"", s.argv[0])
 		s.info("Relinquishing job allocation %d", s.jobID)
-		s.release(ctx, uint32(s.codes.errorExit&0xff)<<8)
-		return s.codes.errorExit
+		s.release(ctx, uint32(s.codes.Error&0xff)<<8)
+		return s.codes.Error
 	}
 	cmd := &exec.Cmd{Path: path, Args: s.argv, Env: s.allocEnv(info, os.Environ()), Dir: dir,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
@@ -44,8 +44,8 @@ func (s *session) runCommand(ctx context.Context, info *wire.JobAllocInfo, sigs 
 	if err := cmd.Start(); err != nil {
 		s.errorf("_fork_command: Unable to exec command \"%s\": %v", path, err)
 		s.info("Relinquishing job allocation %d", s.jobID)
-		s.release(ctx, uint32(s.codes.errorExit&0xff)<<8)
-		return s.codes.errorExit
+		s.release(ctx, uint32(s.codes.Error&0xff)<<8)
+		return s.codes.Error
 	}
 	pid := cmd.Process.Pid
 	done := make(chan struct{})

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -40,31 +39,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// exitCodes are salloc's error exits: SLURM_EXIT_ERROR and SLURM_EXIT_IMMEDIATE override
-// them, as in Slurm's _set_exit_code.
-type exitCodes struct{ errorExit, immediateExit int }
-
-func readExitCodes(stderr io.Writer) exitCodes {
-	e := exitCodes{errorExit: 1, immediateExit: 1}
-	for _, v := range []struct {
-		name string
-		dst  *int
-	}{{"SLURM_EXIT_ERROR", &e.errorExit}, {"SLURM_EXIT_IMMEDIATE", &e.immediateExit}} {
-		s, ok := os.LookupEnv(v.name)
-		if !ok {
-			continue
-		}
-		if n, _ := strconv.Atoi(s); n != 0 {
-			*v.dst = n
-		} else {
-			fmt.Fprintf(stderr, "salloc: error: %s has zero value\n", v.name)
-		}
-	}
-	return e
-}
-
 func run(args []string, stdout, stderr io.Writer) int {
-	codes := readExitCodes(stderr)
+	codes := cmdclient.ReadExitCodes("salloc", os.Environ(), stderr, true)
 	cwd, _ := os.Getwd()
 	js, so, err := compatopts.ParseSallocOptions(append([]string{"salloc"}, args...), os.Environ(), cwd, time.Now())
 	if err == nil {
@@ -78,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return perr.ExitCode
 		}
 		fmt.Fprintf(stderr, "salloc: error: %v\n", err)
-		return codes.errorExit
+		return codes.Error
 	}
 	switch js.Action {
 	case jobspec.ActionVersion:
@@ -117,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
 		fmt.Fprintf(stderr, "salloc: error: %s\n", jobspec.ErrInvalidGres)
-		return codes.errorExit
+		return codes.Error
 	}
 	if cmdclient.TmpDiskPartly(js, c.Conf) {
 		fmt.Fprintln(stderr, "salloc: error: --tmp where only some nodes have the TmpDisk is not supported by Orbit's salloc yet")
@@ -159,7 +135,7 @@ type session struct {
 	js             *jobspec.JobSpec
 	so             *compatopts.SallocOptions
 	argv           []string
-	codes          exitCodes
+	codes          cmdclient.ExitCodes
 	stdout, stderr io.Writer
 	jobID          uint32
 }

@@ -38,10 +38,12 @@ func main() {
 
 // run is one sbatch invocation; it returns the exit status.
 func run(argv, env []string, stdout, stderr io.Writer) int {
+	// SLURM_EXIT_ERROR is read first, as Slurm's _set_exit_code: its errors exit with it.
+	codes := cmdclient.ReadExitCodes("sbatch", env, stderr, false)
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "sbatch: error: getcwd failed: %v\n", err)
-		return 1
+		return codes.Error
 	}
 	now := time.Now()
 	js, err := options.SbatchInput{Argv: argv, Env: env, Cwd: wd, Now: now}.Parse()
@@ -50,10 +52,10 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		if errors.As(err, &oe) {
 			io.WriteString(stdout, oe.Stdout) // an option's help (--hint=help)
 			io.WriteString(stderr, oe.Stderr)
-			return oe.ExitCode
+			return orErrorExit(oe.ExitCode, codes)
 		}
 		fmt.Fprintf(stderr, "sbatch: error: %v\n", err)
-		return 1
+		return codes.Error
 	}
 	switch js.Action {
 	case jobspec.ActionHelp:
@@ -76,11 +78,11 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	}
 	if msg, code := options.CheckUnmodelledGPU("sbatch", js, c.Conf.GresTypes); code != 0 {
 		io.WriteString(stderr, msg)
-		return code
+		return orErrorExit(code, codes)
 	}
 	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
 		fmt.Fprintf(stderr, "sbatch: error: %s\n", jobspec.ErrInvalidGres)
-		return 1 // nothing was sent to the controller
+		return codes.Error // nothing was sent to the controller
 	}
 	for _, w := range siteWarnings(js, c.Conf) { // siteopts.go
 		io.WriteString(stderr, w)
@@ -91,24 +93,24 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	}
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
-		return oe.ExitCode // nothing was sent to the controller
+		return orErrorExit(oe.ExitCode, codes) // nothing was sent to the controller
 	}
 	if msg := cmdclient.StoredOptionsRefusal("sbatch", js, c.Conf); msg != "" {
 		io.WriteString(stderr, msg)
-		return 1
+		return codes.Error
 	}
 	var fileEnv []string
 	if f := js.Stored.ExportFile; f != "" {
 		if fileEnv, err = readExportFile(f); err != nil { // stored.go
 			fmt.Fprintf(stderr, "sbatch: error: %v\n", err)
-			return 1
+			return codes.Error
 		}
 	}
 	if !js.GetUserEnv { // Slurm: with --get-user-env the node reads the login shell's limits
 		rl, msg, ok := rlimits.Command("sbatch", js.Propagate, js.PropagateSet, c.Conf.PropagateRlimits, rlimits.Current)
 		io.WriteString(stderr, msg)
 		if !ok {
-			return 1 // nothing was sent to the controller
+			return codes.Error // nothing was sent to the controller
 		}
 		env = rlimits.SetEnv(env, rl)
 	}
@@ -116,7 +118,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
 	if js.TestOnly {
-		return willRun(ctx, c, "sbatch", desc, env, stderr)
+		return orErrorExit(willRun(ctx, c, "sbatch", desc, env, stderr), codes)
 	}
 	var rep wire.SubmitBatchJobReply
 	if err := c.Call(ctx, wire.MsgSubmitBatchJob, desc, &rep); err != nil {
@@ -125,7 +127,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sbatch: error: %s\n", we.UserMsg)
 		}
 		fmt.Fprintf(stderr, "sbatch: error: Batch job submission failed: %s\n", we.Text)
-		return 1
+		return codes.Error
 	}
 	if rep.UserMessage != "" {
 		fmt.Fprintf(stderr, "sbatch: %s\n", rep.UserMessage)
@@ -141,4 +143,12 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		return waitJob(controllerJobs(c), rep.JobID, time.Duration(c.Conf.MinJobAge)*time.Second, time.Sleep, stderr)
 	}
 	return 0
+}
+
+// orErrorExit is code, or SLURM_EXIT_ERROR's value for the generic error exit 1.
+func orErrorExit(code int, codes cmdclient.ExitCodes) int {
+	if code == 1 {
+		return codes.Error
+	}
+	return code
 }

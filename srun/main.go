@@ -50,16 +50,21 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	begun := time.Now()
+	// SLURM_EXIT_ERROR and SLURM_EXIT_IMMEDIATE are read first, as Slurm's _set_exit_code.
+	codes := cmdclient.ReadExitCodes("srun", os.Environ(), stderr, true)
 	o, err := parseArgs(args, inputEnv(os.Environ())) // bind.go
 	if err != nil {
 		var perr *compatopts.Error
 		if errors.As(err, &perr) {
 			io.WriteString(stdout, perr.Stdout) // an option's help (--hint=help)
 			io.WriteString(stderr, perr.Stderr)
+			if perr.ExitCode == 1 {
+				return codes.Error
+			}
 			return perr.ExitCode
 		}
 		fmt.Fprintf(stderr, "srun: error: %v\n", err)
-		return 1
+		return codes.Error
 	}
 	for _, w := range o.spec.Warnings {
 		io.WriteString(stderr, w)
@@ -145,7 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	ctx := context.Background()
-	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr, begun: begun}
+	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr, begun: begun, codes: codes}
 	if !inAlloc {
 		id, code := s.allocate(ctx, limit)
 		if code != 0 {
@@ -180,8 +185,9 @@ type session struct {
 	stdout, stderr io.Writer
 	jobID          uint32
 	allocated      bool
-	begun          time.Time          // srun's start, from which -I counts for a step
-	alloc          *wire.JobAllocInfo // the allocation srun was granted (nil inside one)
+	begun          time.Time           // srun's start, from which -I counts for a step
+	alloc          *wire.JobAllocInfo  // the allocation srun was granted (nil inside one)
+	codes          cmdclient.ExitCodes // SLURM_EXIT_ERROR, SLURM_EXIT_IMMEDIATE
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
@@ -230,9 +236,9 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 		}
 		fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", e.Text)
 		if immediate > 0 && e.Errno == wire.ErrnoNodesBusy {
-			return 0, immediateExit()
+			return 0, s.codes.Immediate
 		}
-		return 0, 1
+		return 0, s.codes.Error
 	}
 	// Stop waiting (and give the job back) on SIGINT/SIGTERM, as srun does.
 	sigs := make(chan os.Signal, 1)
@@ -254,7 +260,7 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
 		if err != nil && !cmdclient.Unreachable(err) {
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", cmdclient.AsError(err).Text)
-			return 0, 1
+			return 0, s.codes.Error
 		}
 		st := states.JobState(info.State)
 		if err != nil {
@@ -269,14 +275,14 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 			return rep.JobID, 0
 		case !st.IsPending():
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: Job/step already completing or completed\n")
-			return 0, 1
+			return 0, s.codes.Error
 		}
 		if immediate > 1 && !time.Now().Before(giveUp) {
 			// Slurm's srun takes the request back (slurm_complete_job) and reports the
 			// timeout as busy nodes.
 			s.release(ctx, 1<<8)
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", wire.NewError(wire.ErrnoNodesBusy).Text)
-			return 0, immediateExit()
+			return 0, s.codes.Immediate
 		}
 		select {
 		case <-sigs:
@@ -288,21 +294,6 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// immediateExit is srun's exit code when -I gives up: SLURM_EXIT_IMMEDIATE when it is a
-// non-zero number (Slurm complains of a zero), else 1.
-func immediateExit() int {
-	v, ok := os.LookupEnv("SLURM_EXIT_IMMEDIATE")
-	if !ok {
-		return 1
-	}
-	n, _ := strconv.Atoi(strings.TrimSpace(v)) // atoi: a bad value is 0
-	if n == 0 {
-		fmt.Fprintln(os.Stderr, "srun: error: SLURM_EXIT_IMMEDIATE has zero value")
-		return 1
-	}
-	return n
 }
 
 // createStep asks for the step. While the job's other steps hold the CPUs it needs, the
