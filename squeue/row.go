@@ -72,6 +72,7 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		Accrue:         unix(j.AccrueTime),
 		Deadline:       unix(j.Deadline),
 		Suspend:        unix(j.SuspendTime),
+		PreemptTime:    unix(j.PreemptTime),
 		PreSuspendSecs: j.PreSusTime,
 		Priority:       j.Priority,
 		Nice:           j.Nice,

@@ -150,7 +150,7 @@ func Job(j *wire.JobInfo, ctx JobContext) *Value {
 	}
 	d.Set("minimum_cpus_per_node", IntValue(int64(j.MinCPUsNode)))
 	d.Set("minimum_tmp_disk_per_node", IntValue(0))
-	d.Set("preempt_time", IntValue(0))
+	d.Set("preempt_time", IntValue(j.PreemptTime))
 	d.Set("pre_sus_time", IntValue(j.PreSusTime))
 	if j.Priority == wire.NoVal || j.Priority == wire.Infinite {
 		d.Set("priority", NullValue())

@@ -244,6 +244,10 @@ func TestPreempt_GraceTime(t *testing.T) {
 	c.WaitJob(t, low, states.JobPreempted)
 	c.WaitJob(t, high, states.JobRunning)
 	waitPreemptedLine(t, c, low)
+	// squeue's PREEMPT_TIME shows it too.
+	if o, _, _ := c.Run(t, "squeue", "-h", "-t", "all", "-j", fmt.Sprint(low), "-O", "preempttime"); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\s*$`).MatchString(o) {
+		t.Errorf("squeue -O preempttime = %q, want the preemption's time", o)
+	}
 }
 
 // TestPreempt_ExemptTime: PreemptExemptTime moves PreemptEligibleTime past the start.
