@@ -6,6 +6,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/rlimits"
+	"github.com/orbit-hpc/orbit/compat/slurmtime"
 )
 
 // build turns what the loader collected into a Config: typed fields with Slurm's defaults,
@@ -213,6 +214,9 @@ func (l *loader) scalars(c *Config) {
 	c.PreemptType = or(c.str("PreemptType"), "preempt/none")
 	c.PreemptMode = or(c.str("PreemptMode"), "OFF")
 	l.checkPreempt(c) // preempt.go
+	if v, err := slurmtime.ParseTimeLimitSecs(c.str("PreemptExemptTime")); err == nil && v != slurmtime.Infinite {
+		c.PreemptExemptSecs = int64(v)
+	}
 	c.ProctrackType = or(c.str("ProctrackType"), "proctrack/cgroup")
 	c.TaskPlugin = or(c.str("TaskPlugin"), "task/none")
 	if v, ok := c.Raw["TaskPluginParam"]; ok {

@@ -75,11 +75,13 @@ type Config struct {
 	SelectTypeParameters string
 	PriorityType         string
 	// Priority holds the priority/multifactor settings (see PriorityConfig).
-	Priority      PriorityConfig
-	PreemptType   string
-	PreemptMode   string
-	ProctrackType string
-	TaskPlugin    string
+	Priority    PriorityConfig
+	PreemptType string
+	PreemptMode string
+	// PreemptExemptSecs is PreemptExemptTime in seconds (0 for none or an unreadable value).
+	PreemptExemptSecs int64
+	ProctrackType     string
+	TaskPlugin        string
 	// PropagateRlimits is the rlimits PropagateResourceLimits (default ALL) or
 	// PropagateResourceLimitsExcept propagate from the submitting shell to the tasks.
 	PropagateRlimits  rlimits.Set

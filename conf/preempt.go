@@ -17,23 +17,26 @@ const (
 func preemptModeNum(v string) (uint16, bool) {
 	var mode uint16
 	modes := 0
-	for _, w := range strings.Split(v, ",") {
-		switch strings.ToLower(w) {
-		case "":
+	// Read word by word without allocating: job info asks for a job's mode per job.
+	for rest := v; rest != ""; {
+		var w string
+		w, rest, _ = strings.Cut(rest, ",")
+		switch {
+		case w == "":
 			continue // strtok skips empty words
-		case "gang":
+		case strings.EqualFold(w, "gang"):
 			mode |= preemptGang
-		case "within":
+		case strings.EqualFold(w, "within"):
 			mode |= preemptWithin
-		case "off", "cluster":
+		case strings.EqualFold(w, "off"), strings.EqualFold(w, "cluster"):
 			modes++
-		case "cancel":
+		case strings.EqualFold(w, "cancel"):
 			mode += preemptCancel
 			modes++
-		case "requeue":
+		case strings.EqualFold(w, "requeue"):
 			mode += preemptRequeue
 			modes++
-		case "on", "suspend":
+		case strings.EqualFold(w, "on"), strings.EqualFold(w, "suspend"):
 			mode += preemptSuspend
 			modes++
 		default:

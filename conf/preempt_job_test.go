@@ -36,3 +36,20 @@ func TestPartitionPreemptAction(t *testing.T) {
 		t.Error("preempt/none preempts")
 	}
 }
+
+// TestPreemptExemptSecs: PreemptExemptTime is read once, in seconds; -1 means none.
+func TestPreemptExemptSecs(t *testing.T) {
+	for v, want := range map[string]int64{"00:10:00": 600, "1-0": 86400, "-1": 0, "": 0} {
+		text := propagateBase
+		if v != "" {
+			text += "PreemptExemptTime=" + v + "\n"
+		}
+		cfg, err := Parse("slurm.conf", []byte(text))
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if cfg.PreemptExemptSecs != want {
+			t.Errorf("PreemptExemptTime=%q: %d s, want %d", v, cfg.PreemptExemptSecs, want)
+		}
+	}
+}

@@ -9,9 +9,7 @@ import (
 // cmdCreate is `scontrol create`: the first argument naming an entity decides what is made
 // (Slurm's _create_it scans for it, as a reservation's options include PartitionName=).
 func (c *cli) cmdCreate(argv []string) {
-	if len(argv) < 2 {
-		c.exitCode = 1
-		c.eprintf("too few arguments for %s keyword\n", argv[0])
+	if !c.hasArgs(argv) {
 		return
 	}
 	args := argv[1:]
@@ -57,9 +55,7 @@ func (c *cli) createPartition(req *wire.UpdatePartitionRequest) {
 
 // cmdDelete is `scontrol delete ENTITY=ID` or `delete ENTITY ID` (Slurm's _delete_it).
 func (c *cli) cmdDelete(argv []string) {
-	if len(argv) < 2 {
-		c.exitCode = 1
-		c.eprintf("too few arguments for %s keyword\n", argv[0])
+	if !c.hasArgs(argv) {
 		return
 	}
 	args := argv[1:]

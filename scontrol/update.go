@@ -13,12 +13,21 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// cmdUpdate is `scontrol update SPECIFICATIONS` (Slurm's _update_it): the entity is the job
-// when a JobId/JobName tag is present, else the node, else the partition.
-func (c *cli) cmdUpdate(argv []string) {
+// hasArgs says whether a command was given arguments; without, it says so as Slurm's
+// update, create and delete do ("too few arguments for create keyword").
+func (c *cli) hasArgs(argv []string) bool {
 	if len(argv) < 2 {
 		c.exitCode = 1
 		c.eprintf("too few arguments for %s keyword\n", argv[0])
+		return false
+	}
+	return true
+}
+
+// cmdUpdate is `scontrol update SPECIFICATIONS` (Slurm's _update_it): the entity is the job
+// when a JobId/JobName tag is present, else the node, else the partition.
+func (c *cli) cmdUpdate(argv []string) {
+	if !c.hasArgs(argv) {
 		return
 	}
 	args := argv[1:]

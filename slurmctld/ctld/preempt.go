@@ -8,9 +8,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/store"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
 )
@@ -56,7 +56,7 @@ type preemptAct struct {
 type preemptOutcome struct {
 	acts    []preemptAct
 	pending []started // a preemptor started at once (SUSPEND), to launch
-	wait    func() error
+	durable *store.Pending
 }
 
 // preemptTimes are a job's PreemptEligibleTime and PreemptTime as scontrol shows them:
@@ -75,17 +75,7 @@ func (c *Controller) preemptTimes(j *jobRecord) (eligible, at int64) {
 	if cfg.PartitionPreemptAction(pc) == conf.PreemptOff {
 		return 0, 0
 	}
-	return j.StartTime + c.preemptExempt(), j.PreemptTime
-}
-
-// preemptExempt is PreemptExemptTime in seconds: how long a started job cannot be preempted
-// (0 when unset or unreadable; the loader keeps the value as written).
-func (c *Controller) preemptExempt() int64 {
-	v, err := slurmtime.ParseTimeLimitSecs(c.config().Raw["PreemptExemptTime"].Value)
-	if err != nil || v == slurmtime.Infinite {
-		return 0
-	}
-	return int64(v)
+	return j.StartTime + cfg.PreemptExemptSecs, j.PreemptTime
 }
 
 // preemptable says whether running job r may be preempted by a job of a partition of tier
@@ -203,7 +193,7 @@ func (c *Controller) preemptees(j *jobRecord, p *partEntry, holding []*jobRecord
 		}
 	}
 	var cands []*jobRecord
-	exempt := c.preemptExempt()
+	exempt := c.config().PreemptExemptSecs
 	for _, r := range holding {
 		switch {
 		case r.holdsNodes() && r.state().IsCompleting() && overlaps(r.Nodes, p.nodes):
@@ -307,7 +297,7 @@ func (c *Controller) preempt(j *jobRecord, p *partEntry, victims []*jobRecord, n
 		c.log.Error("preemption not applied", "job", j.JobID, "err", err)
 		return nil
 	}
-	out.wait = func() error { return pend.Wait(c.ctx) }
+	out.durable = pend
 	for _, a := range out.acts {
 		if a.grace > 0 {
 			c.log.Info("preemption grace time started", "job", a.jobID, "seconds", a.grace, "for", j.JobID)
@@ -379,14 +369,16 @@ func (ch preemptStamp) plan(t *tables) (*effects, error) {
 // processes once that is durable.
 func (c *Controller) resumeSuspended(now int64) {
 	c.mu.Lock()
-	resumed, wait := c.resumePreempted(now)
+	resumed, pends := c.resumePreempted(now)
 	c.mu.Unlock()
 	if len(resumed) == 0 {
 		return
 	}
-	if err := wait(); err != nil {
-		c.log.Error("resume not durable; nothing sent", "err", err)
-		return
+	for _, p := range pends {
+		if err := p.Wait(c.ctx); err != nil {
+			c.log.Error("resume not durable; nothing sent", "err", err)
+			return
+		}
 	}
 	for _, a := range resumed {
 		c.log.Info("resumed job suspended by preemption", "job", a.jobID)
@@ -402,7 +394,7 @@ func (c *Controller) carryOut(o *preemptOutcome) {
 	if o == nil {
 		return
 	}
-	if err := o.wait(); err != nil {
+	if err := o.durable.Wait(c.ctx); err != nil {
 		c.log.Error("preemption not durable; nothing sent", "err", err)
 		return
 	}
@@ -429,7 +421,7 @@ func (c *Controller) carryOut(o *preemptOutcome) {
 // resumePreempted resumes the jobs preemption suspended whose nodes are free again (Slurm's
 // gang scheduler), before the plugin plans the cycle. Called with c.mu held; it returns the
 // resumed jobs' nodes to send SIGCONT to, and the changes' durability.
-func (c *Controller) resumePreempted(now int64) (resumed []preemptAct, wait func() error) {
+func (c *Controller) resumePreempted(now int64) (resumed []preemptAct, pends []*store.Pending) {
 	var ids []uint32
 	for id, j := range c.t.jobs {
 		if j.PreemptSuspended && j.state().IsSuspended() {
@@ -449,17 +441,9 @@ func (c *Controller) resumePreempted(now int64) (resumed []preemptAct, wait func
 			continue
 		}
 		resumed = append(resumed, preemptAct{jobID: id, nodes: slices.Clone(j.Nodes)})
-		prev := wait
-		wait = func() error {
-			if prev != nil {
-				if err := prev(); err != nil {
-					return err
-				}
-			}
-			return pend.Wait(c.ctx)
-		}
+		pends = append(pends, pend)
 	}
-	return resumed, wait
+	return resumed, pends
 }
 
 // fitsAgain says whether a job suspended by preemption fits on its own nodes again.
