@@ -231,6 +231,9 @@ func (c *Controller) checkSubmitParts(d *wire.JobDesc, id *wire.Identity, j *job
 	for _, n := range names {
 		parts = append(parts, c.t.parts[strings.TrimSpace(n)])
 	}
+	// AllocNodes is checked against the client's own host name, where Slurm checks the
+	// resolved AllocNode (alloc_node.go): a site's AllocNodes lists short login-node names,
+	// which the client's name always is and a resolver's answer may not be.
 	r := partRequest{uid: id.UID, allocNode: d.SubmitHost, reservation: d.Reservation,
 		minCPUs: j.NumTasks * j.CPUsPerTask, minNodes: wire.NoVal, maxNodes: wire.NoVal, timeLimit: d.TimeLimit}
 	if d.MinNodes != wire.NoVal && d.MinNodes != 0 || d.ReqNodes != "" {
