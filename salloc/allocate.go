@@ -120,9 +120,14 @@ func (s *session) allocate(ctx context.Context, sigs chan os.Signal) (*wire.JobA
 	}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	for {
+	for first := true; ; first = false {
 		var info wire.JobAllocInfo
-		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: s.jobID}, &info)
+		var err error
+		if first && rep.Alloc != nil {
+			info = *rep.Alloc // started by the allocate RPC: no need to ask
+		} else {
+			err = s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: s.jobID}, &info)
+		}
 		if err != nil && !cmdclient.Unreachable(err) {
 			s.errorf("Job submit/allocate failed: %s", cmdclient.AsError(err).Text)
 			return nil, s.codes.Error

@@ -175,6 +175,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s.allocated {
 		s.release(ctx, code)
 	}
+	if s.stepEnded != nil {
+		<-s.stepEnded // bounded: call's own timeout
+	}
 	return code
 }
 
@@ -191,6 +194,8 @@ type session struct {
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
+	// stepEnded is closed once the controller answered the step's completion (runStep).
+	stepEnded chan struct{}
 }
 
 // stepName is the step's name as Slurm's srun gives it: --job-name from the command line,
@@ -255,9 +260,14 @@ func (s *session) allocate(ctx context.Context, limit uint32) (uint32, int) {
 		fmt.Fprintf(s.stderr, "srun: job %d queued and waiting for resources\n", rep.JobID)
 	}
 	giveUp := time.Now().Add(time.Duration(immediate) * time.Second)
-	for {
+	for first := true; ; first = false {
 		var info wire.JobAllocInfo
-		err := s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
+		var err error
+		if first && rep.Alloc != nil {
+			info = *rep.Alloc // started by the allocate RPC: no need to ask
+		} else {
+			err = s.call(ctx, wire.MsgJobAllocInfo, &wire.JobAllocInfoRequest{JobID: rep.JobID}, &info)
+		}
 		if err != nil && !cmdclient.Unreachable(err) {
 			fmt.Fprintf(s.stderr, "srun: error: Unable to allocate resources: %s\n", cmdclient.AsError(err).Text)
 			return 0, s.codes.Error
@@ -403,7 +413,14 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	// way out, a failure before the launch included (status 1).
 	status := uint32(1) << 8
 	defer func() {
-		s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
+		// Told while srun goes on (its epilog, the allocation's release), as Slurm's
+		// slurmstepd tells it apart from srun; run waits for the answer before srun exits.
+		done := make(chan struct{})
+		s.stepEnded = done
+		go func() {
+			defer close(done)
+			s.call(ctx, wire.MsgStepComplete, &wire.StepComplete{JobID: step.JobID, StepID: step.StepID, ExitCode: status}, nil)
+		}()
 	}()
 	var pty *ptyTerm
 	if o.spec.Pty {

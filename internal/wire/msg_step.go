@@ -22,6 +22,9 @@ type AllocateJobReply struct {
 	// RPC answers with (ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE when a partition limit
 	// holds it); srun and salloc print it before they say the job is queued.
 	PendingMsg string `codec:"pending_msg"`
+	// Alloc is the allocation of a job running when the reply was sent, as Slurm's
+	// resource allocation response carries it, so srun and salloc need not ask for it.
+	Alloc *JobAllocInfo `codec:"alloc,omitempty"`
 }
 
 // JobAllocInfoRequest asks for the allocation of one job (Slurm's

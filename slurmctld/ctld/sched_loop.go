@@ -121,12 +121,17 @@ func (w *cycleWaiters) end(ch chan struct{}) {
 	}
 }
 
-// awaitCycle wakes the scheduler and waits, at most max (and while ctx lasts), for the end
-// of a cycle that starts after the call: by then a job submitted before the call has been
-// considered and, when it started, its start is durable (launchStarted).
-func (c *Controller) awaitCycle(ctx context.Context, max time.Duration) {
+// wakeCycle wakes the scheduler and returns a channel closed at the end of a cycle that
+// starts after the call: by then a job submitted before the call has been considered and,
+// when it started, its start is durable (launchStarted).
+func (c *Controller) wakeCycle() <-chan struct{} {
 	done := c.cycles.nextEnd()
 	c.wake()
+	return done
+}
+
+// awaitCycle waits for done (wakeCycle) at most max, and while ctx lasts.
+func (c *Controller) awaitCycle(ctx context.Context, done <-chan struct{}, max time.Duration) {
 	t := time.NewTimer(max)
 	defer t.Stop()
 	select {

@@ -74,6 +74,12 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	if err != nil {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "Unable to create job record, try again")
 	}
+	var cycled <-chan struct{}
+	if refusal == nil {
+		// The cycle that may start the job runs while the job is committed: the start is
+		// committed after it, and the reply waits for both.
+		cycled = c.wakeCycle() // sched_loop.go
+	}
 	if err := p.Wait(ctx); err != nil {
 		return nil, durabilityError(err)
 	}
@@ -94,7 +100,7 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	// queued. Orbit answers after the next cycle, so that srun's first look finds a started
 	// job running, and judges "on top" then: an allocation requested a moment earlier, which
 	// Slurm would have started before handling this one, has started by then too.
-	c.awaitCycle(ctx, allocCycleWait)
+	c.awaitCycle(ctx, cycled, allocCycleWait)
 	if body.Immediate {
 		c.mu.Lock()
 		ch, refused := c.failImmediate(j.JobID, c.now().Unix()) // job_immediate.go
@@ -121,6 +127,9 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 		// A job with a deadline is never started by the allocate RPC itself (Slurm's
 		// job_allocate leaves it to the scheduler).
 		rep.Started = c.t.topPriority(cur, c.now().Unix()) && cur.descInt(descDeadline) == 0
+		if !cur.state().IsCompleting() {
+			rep.Alloc = c.allocInfo(cur)
+		}
 	} else if cur != nil {
 		switch states.Reason(cur.Reason) {
 		case states.WaitPartNodeLimit, states.WaitPartTimeLimit, states.WaitPartConfig:
@@ -162,12 +171,17 @@ func (c *Controller) handleJobAllocInfo(_ context.Context, req *wire.Request) (a
 	if err != nil {
 		return nil, err
 	}
+	return c.allocInfo(j), nil
+}
+
+// allocInfo is job j's allocation as srun and salloc see it (under the read lock).
+func (c *Controller) allocInfo(j *jobRecord) *wire.JobAllocInfo {
 	return &wire.JobAllocInfo{
 		JobID: j.JobID, State: j.State, Reason: j.Reason, Name: j.descStr(descName), Partition: j.Partition,
 		UserName: c.names.user(j.UserID), NodeList: hostlist.Compress(j.Nodes),
 		Nodes: append([]string(nil), j.Nodes...), CPUsPerNode: append([]uint32(nil), j.CPUsPerNode...),
 		NumTasks: j.NumTasks, CPUsPerTask: j.CPUsPerTask, ClusterName: c.config().ClusterName,
-	}, nil
+	}
 }
 
 // handleStepCreate serves MsgStepCreate: the job must be running and not completing; the

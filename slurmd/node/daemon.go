@@ -59,6 +59,7 @@ type Daemon struct {
 	regs     *regQueue            // registrations gathered into batches (register_batch.go)
 	// singleRegs: the controller takes no batches, register one node per call.
 	singleRegs atomic.Bool
+	spares     spareSlot // the slurmstepd started ahead of the next launch (stepd_spare.go)
 }
 
 // Start starts a slurmd: it resolves the hosted nodes, creates their spool directories,
@@ -258,6 +259,7 @@ func (d *Daemon) Spool(node string) string {
 // Close stops serving and registering. Running jobs are not touched: their slurmstepd
 // processes live on and a new slurmd finds them again.
 func (d *Daemon) Close() error {
+	d.closeSpare()
 	d.cancel()
 	d.srv.Close()
 	if d.authSrv != nil {

@@ -18,3 +18,13 @@ func SetSlowStartLimit(t testing.TB, d time.Duration) {
 	old := slowStartLimit.Swap(int64(d))
 	t.Cleanup(func() { slowStartLimit.Store(old) })
 }
+
+// SparePid is the pid of the daemon's spare slurmstepd, or 0 while it has none.
+func (d *Daemon) SparePid() int {
+	d.spares.mu.Lock()
+	defer d.spares.mu.Unlock()
+	if d.spares.spare == nil {
+		return 0
+	}
+	return d.spares.spare.cmd.Process.Pid
+}

@@ -237,26 +237,22 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 }
 
 // spawnStepd starts `slurmstepd MODE LAUNCH_FILE` for node in its own session (it outlives
-// slurmd; while slurmd runs, it reaps it) and returns it with the read end of its readiness
-// pipe (fd 3 in the stepd: stepdlaunch.ReadyFD). On failure the launch file is removed.
+// slurmd; while slurmd runs, it reaps it), or hands that launch to the spare stepd
+// (stepd_spare.go), and returns it with the read end of its readiness pipe (fd 3 in the
+// stepd: stepdlaunch.ReadyFD). On failure the launch file is removed.
 func (d *Daemon) spawnStepd(mode, path, node string) (*exec.Cmd, *os.File, error) {
+	defer d.refillSpare()
+	if cmd, r, ok := d.takeSpare(mode, path, node); ok {
+		return cmd, r, nil
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		os.Remove(path)
 		return nil, nil, err
 	}
-	cmd := exec.Command(d.stepd, mode, path)
+	cmd := d.stepdCommand(mode, path)
 	cmd.ExtraFiles = []*os.File{w}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Dir = "/"
-	if d.opts.Debug && d.opts.LogFile == "" {
-		cmd.Stderr = os.Stderr
-	}
-	// One P: a stepd mostly waits (for its tasks, on pipes and sockets), and a single P
-	// spares each short-lived stepd the extra threads, their spinning and their TLB
-	// shootdowns, which cost more CPU than a `true` job itself. The tasks never see this
-	// environment (the stepd builds theirs from the launch).
-	cmd.Env = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "SLURMD_NODENAME=" + node, "GOMAXPROCS=1"}
+	cmd.Env = append(cmd.Env, "SLURMD_NODENAME="+node)
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		r.Close()

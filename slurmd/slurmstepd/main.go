@@ -12,7 +12,10 @@
 // For an srun step it connects to srun's I/O port, runs the tasks, forwards srun's stdin and
 // the tasks' output, sends each task's exit to srun, and leaves; srun reports the step's end.
 //
-// Usage: slurmstepd --batch LAUNCH_FILE | --step LAUNCH_FILE
+// Usage: slurmstepd --batch LAUNCH_FILE | --step LAUNCH_FILE | --spare
+//
+// A spare (spare.go) is started by slurmd ahead of need and told its mode and launch file
+// on an inherited pipe.
 //
 // It imports slurmd/stepd, slurmd/stepdlaunch, srun/stepio, compat/, internal/auth and
 // internal/wire; never the controller, the store or conf/ (everything it needs from
@@ -26,7 +29,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strconv"
 	"syscall"
 	"time"
@@ -39,7 +41,7 @@ import (
 	"github.com/orbit-hpc/orbit/slurmd/stepdlaunch"
 )
 
-const usage = "Usage: slurmstepd --batch LAUNCH_FILE | --step LAUNCH_FILE\n" +
+const usage = "Usage: slurmstepd --batch LAUNCH_FILE | --step LAUNCH_FILE | --spare\n" +
 	"slurmstepd is started by slurmd; it is not meant to be run by hand.\n"
 
 func main() {
@@ -56,6 +58,8 @@ func run(args []string) int {
 		return 0
 	case len(args) == 2 && args[0] == "--step":
 		return runStep(args[1])
+	case len(args) == 1 && args[0] == stepdlaunch.SpareFlag:
+		return runSpare()
 	case len(args) != 2 || args[0] != "--batch":
 		fmt.Fprint(os.Stderr, usage)
 		return 1
@@ -69,9 +73,7 @@ func run(args []string) int {
 	log := logger(b.LogFile, b.Debug)
 	// Signals are caught before the step starts, so slurmd can cancel it as soon as it has
 	// the state file (written by stepd.Start).
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt, syscall.SIGINT, syscall.SIGHUP)
-	signal.Ignore(syscall.SIGPIPE)
+	sigs := catchSignals() // signals.go
 
 	spec, err := batchSpec(b)
 	if err != nil {

@@ -5,12 +5,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/filepattern"
@@ -53,12 +51,11 @@ func runStep(path string) int {
 		}
 		return 1
 	}
+	stepd.PrefetchUser(l.Msg.UserID) // while the shares connect to srun
 	// The launch file has served: the state files are what a restarted slurmd reads.
 	os.Remove(path)
 	log := logger(l.LogFile, l.Debug)
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP)
-	signal.Ignore(syscall.SIGPIPE)
+	sigs := catchSignals() // signals.go
 
 	shares := l.Shares()
 	group := ""

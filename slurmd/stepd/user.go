@@ -147,3 +147,14 @@ func lookupGroups(e *cachedUser) ([]uint32, error) {
 	})
 	return e.groups, e.err
 }
+
+// PrefetchUser looks uid and its groups up in the background, so that Start finds them in
+// the cache: slurmstepd calls it as soon as it knows the step's user, while it connects to
+// srun. (A cgo lookup runs on a thread of its own, overlapping the network wait.)
+func PrefetchUser(uid uint32) {
+	go func() {
+		if e, err := lookupUser(uid); err == nil {
+			lookupGroups(e)
+		}
+	}()
+}

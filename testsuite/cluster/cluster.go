@@ -503,9 +503,9 @@ func (c *Cluster) stop(t testing.TB) {
 	}
 }
 
-// strays lists the processes whose environment names this cluster's slurm.conf (job tasks)
-// or whose command line names a file in the cluster's directory (slurmstepd, started by
-// slurmd with a minimal environment and the path of its launch file).
+// strays lists the processes whose environment names this cluster's slurm.conf (job tasks;
+// slurmstepd, which slurmd starts with SLURM_CONF alone of the cluster's settings) or whose
+// command line names a file in the cluster's directory (a slurmstepd given its launch file).
 func (c *Cluster) strays() []int {
 	want := []byte("SLURM_CONF=" + c.ConfPath + "\x00")
 	inDir := []byte(c.Dir + string(filepath.Separator))
