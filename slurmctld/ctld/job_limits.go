@@ -134,3 +134,30 @@ func memUnsatisfiable() *wire.Error {
 	e.UserMsg = memUnsatisfiableMsg
 	return e
 }
+
+// memUnholdable says whether j needs more memory on a node than any node of partition p has.
+func (t *tables) memUnholdable(j *jobRecord, p *partEntry) bool {
+	need := j.memPerNode(ceilDiv(j.NumTasks, j.MinNodes) * j.CPUsPerTask)
+	if need == 0 {
+		return false
+	}
+	var most uint64
+	for _, n := range p.nodes {
+		most = max(most, t.nodes[n].conf.RealMemory)
+	}
+	return need > most
+}
+
+// tmpUnholdable says whether a --tmp of tmpMB (wire.NoVal64: none) is more than any node of
+// partition p has (TmpDisk). The scheduler does not place by TmpDisk, so the commands refuse
+// a --tmp only some nodes have.
+func (t *tables) tmpUnholdable(tmpMB uint64, p *partEntry) bool {
+	if tmpMB == wire.NoVal64 || tmpMB == 0 {
+		return false
+	}
+	var most uint64
+	for _, n := range p.nodes {
+		most = max(most, uint64(t.nodes[n].conf.TmpDisk))
+	}
+	return tmpMB > most
+}

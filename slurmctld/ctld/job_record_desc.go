@@ -103,6 +103,7 @@ var (
 	descSubmitHost    = descField("SubmitHost")
 	descTimeLimit     = descField("TimeLimit")
 	descTimeMin       = descField("TimeMin")
+	descTmpDisk       = descField("TmpDiskMB")
 	descWCKey         = descField("WCKey")
 	descWorkDir       = descField("WorkDir")
 )

@@ -236,26 +236,7 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if !c.applyMemLimits(j, part) && c.config().EnforcePartLimits != "NO" && (memSet(d.MemPerCPU) || memSet(d.MemPerNode)) {
 		return nil, slurmErr(errnoInvalidTaskMemory) // job_memory.go
 	}
-	memRefused := false
-	if need := j.memPerNode(ceilDiv(j.NumTasks, j.MinNodes) * j.CPUsPerTask); need > 0 {
-		var most uint64
-		for _, n := range part.nodes {
-			most = max(most, t.nodes[n].conf.RealMemory)
-		}
-		memRefused = need > most
-	}
-
-	// --tmp no node of the partition has: refused as Slurm's select_nodes refuses it, with
-	// the job recorded FAILED (the scheduler does not place by TmpDisk, so the commands
-	// refuse a --tmp only some nodes have).
-	tmpRefused := false
-	if d.TmpDiskMB != wire.NoVal64 && d.TmpDiskMB > 0 {
-		var most uint64
-		for _, n := range part.nodes {
-			most = max(most, uint64(t.nodes[n].conf.TmpDisk))
-		}
-		tmpRefused = d.TmpDiskMB > most
-	}
+	memRefused, tmpRefused := t.memUnholdable(j, part), t.tmpUnholdable(d.TmpDiskMB, part)
 
 	j.TimeLimit = d.TimeLimit
 	if j.TimeLimit == wire.NoVal {
@@ -293,7 +274,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 			return nil, err
 		}
 	}
-	if memRefused || tmpRefused {
+	// Slurm finds these while placing the job, which it does not try for a held job: that
+	// one is accepted, and pends with BadConstraints once released (partReason).
+	if (memRefused || tmpRefused) && !d.Hold {
 		e := memUnsatisfiable()
 		if !memRefused {
 			e.UserMsg = tmpUnsatisfiableMsg

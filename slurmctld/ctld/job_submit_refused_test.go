@@ -42,3 +42,40 @@ func TestSubmit_TooMuchMemoryRecordedFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestSubmit_HeldUnrunnableParkedOnRelease: Slurm tests memory, --tmp and CPUs per node
+// against the nodes while placing a job, which it does not try for a held one: a held job
+// asking what no node has is accepted, and once released its scheduler parks it, pending
+// with reason BadConstraints, priority 0 and its start time set.
+func TestSubmit_HeldUnrunnableParkedOnRelease(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 4, RealMemory: 1000})
+	mem, tmp, cpus := script("true"), script("true"), script("true")
+	mem.MemPerNode, tmp.TmpDiskMB, cpus.MinCPUs = 2000, 10, 8
+	for name, d := range map[string]*wire.JobDesc{"--mem": mem, "--tmp": tmp, "--mincpus": cpus} {
+		if _, err := f.submit(0, d); err == nil {
+			t.Errorf("%s no node has: accepted, want refused", name)
+		}
+		d.Hold = true
+		id, err := f.submit(0, d)
+		if err != nil {
+			t.Fatalf("held job with %s no node has: %v, want accepted", name, err)
+		}
+		if j := f.job(id); states.JobState(j.State) != states.JobPending || states.Reason(j.Reason) != states.WaitHeldUser {
+			t.Errorf("held job %d with %s: %s %s, want PENDING JobHeldUser", id, name, states.JobState(j.State), states.Reason(j.Reason))
+		}
+		f.update(0, id, wire.NoVal, wire.JobActionRelease)
+		j := f.waitReason(id, states.FailBadConstraints)
+		if states.JobState(j.State) != states.JobPending || j.Priority != 0 || j.StartTime == 0 {
+			t.Errorf("released job %d with %s: %s priority %d start %d, want PENDING, priority 0, a start time",
+				id, name, states.JobState(j.State), j.Priority, j.StartTime)
+		}
+		// Released again, it is judged again, and parked again.
+		if rep := f.update(0, id, wire.NoVal, wire.JobActionRelease); rep.Errno != 0 {
+			t.Errorf("second release of job %d: %d %s, want done", id, rep.Errno, rep.Text)
+		}
+		f.waitFor("parked again", func() bool {
+			j := f.job(id)
+			return states.Reason(j.Reason) == states.FailBadConstraints && j.Priority == 0
+		})
+	}
+}

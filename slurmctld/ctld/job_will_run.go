@@ -30,9 +30,10 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 	j, err := c.newJob(&d, id, now)
 	if err != nil {
 		var we *wire.Error
-		if errors.As(err, &we) && we.UserMsg == memUnsatisfiableMsg { // job_limits.go
-			// Slurm finds this while placing the job, which a test does not do through the
-			// submission path: it answers as for any job no node can hold, with no message.
+		if errors.As(err, &we) && we.Errno == errnoNodeConfigUnavail {
+			// Slurm finds these (memory, --tmp, CPUs per node no node has) while placing
+			// the job, which a test does not do through the submission path: it answers as
+			// for any job no node can hold, with no message.
 			return nil, slurmErr(errnoNodeConfigUnavail)
 		}
 		return nil, err

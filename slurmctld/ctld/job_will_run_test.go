@@ -116,3 +116,20 @@ func TestWillRun_BusyNodesBeginAndQueue(t *testing.T) {
 		t.Errorf("queue ahead: %+v %v, want start %d", rep, err, now.Unix()+600+120)
 	}
 }
+
+// TestWillRun_UnholdableWithoutExplanation: a test of a job asking memory, --tmp or CPUs per
+// node no node has is refused as any job no node can hold, without the explanation a
+// submission gets ("sbatch: error: ... can not be satisfied"): Slurm finds these while
+// placing a job, which a test does not do through the submission path.
+func TestWillRun_UnholdableWithoutExplanation(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 4, RealMemory: 1000})
+	mem, tmp, cpus := script("true"), script("true"), script("true")
+	mem.MemPerNode, tmp.TmpDiskMB, cpus.MinCPUs = 2000, 10, 8
+	for name, d := range map[string]*wire.JobDesc{"--mem": mem, "--tmp": tmp, "--mincpus": cpus} {
+		_, err := f.willRun(d)
+		var we *wire.Error
+		if !errors.As(err, &we) || we.Errno != 2014 || we.UserMsg != "" {
+			t.Errorf("test of %s no node has: %#v, want errno 2014 and no explanation", name, err)
+		}
+	}
+}

@@ -91,9 +91,15 @@ func (c *Controller) planCycle() {
 			reason = states.FailDeadline // not offered to the plugin
 		}
 		elig[j.JobID] = reason
-		if reason != states.WaitNoReason && j.Reason != uint32(reason) {
+		badNow := reason == states.FailBadConstraints && j.Priority != 0
+		if reason != states.WaitNoReason && j.Reason != uint32(reason) || badNow {
 			n := j.clone()
 			n.Reason = uint32(reason)
+			if badNow {
+				// A job that can never run here: Slurm's scheduler parks it as held (priority
+				// 0, the reason kept) with its start at now, until released.
+				n.Priority, n.StartTime = 0, now
+			}
 			reasons = append(reasons, reasonChange{old: j, rec: n})
 		}
 	}

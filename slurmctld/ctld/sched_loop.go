@@ -208,8 +208,8 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 }
 
 // partReason is why pending job j cannot start in partition p whatever the resources: its
-// access and limits (part_access.go), p down or inactive, its memory over p's limit, or a
-// request p could never hold;
+// access and limits (part_access.go), p down or inactive, its memory over p's limit, memory
+// or --tmp no node of p has, or a request p could never hold;
 // WaitNoReason when none of these.
 func (c *Controller) partReason(j *jobRecord, p *partEntry, now int64) states.Reason {
 	if r := c.partLimitReason(j, p, time.Unix(now, 0)); r != states.WaitNoReason {
@@ -222,6 +222,9 @@ func (c *Controller) partReason(j *jobRecord, p *partEntry, now int64) states.Re
 		return states.WaitPartInactive
 	case !c.memFits(j, p): // job_memory.go
 		return states.WaitPnMemLimit
+	case c.t.memUnholdable(j, p) || c.t.tmpUnholdable(j.descUint(descTmpDisk), p) || // job_limits.go
+		j.minCPUsPerNode() > p.maxNodeCPUs:
+		return states.FailBadConstraints // a held job accepted so (newJob), then released
 	case !c.t.fitsEver(j, p):
 		return states.WaitPartConfig
 	}
