@@ -1,6 +1,6 @@
 // Package compat is the root of the Slurm surface every Orbit binary shares. Its
 // subpackages each own one part of what a user sees: hostlists, time limits and dates, memory
-// sizes, the job-option table and job spec, output file patterns, the output-format engine
+// sizes, license lists, the job-option table and job spec, output file patterns, the output-format engine
 // behind squeue/sinfo/sacct, job/node states with their reason strings, and the openapi
 // layouts behind --json/--yaml.
 //

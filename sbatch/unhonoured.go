@@ -20,10 +20,6 @@ func refuseUnhonoured(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		given bool
 		name  string
 	}{
-		// No license accounting: where slurm.conf configures licenses the job could run
-		// without one. (With none configured, and for reservations, which Orbit does not
-		// have, the controller gives Slurm's refusal: job_resv_licenses.go.)
-		{js.Licenses != "" && cfg != nil && cfg.Licenses != "", "--licenses"},
 		// Only whole-node --exclusive is honoured; user/mcs sharing is not, so the job would
 		// share nodes Slurm keeps apart. --oversubscribe changes nothing in a partition with
 		// OverSubscribe=NO or EXCLUSIVE (Slurm ignores it there); with YES Slurm would put

@@ -21,9 +21,9 @@ func TestRefuseUnhonoured(t *testing.T) {
 		licenses string            // slurm.conf's Licenses
 		refused  string            // the option named in the error; "" = accepted
 	}{
-		{args: []string{"-L", "matlab"}, licenses: "matlab:2", refused: "--licenses"},
-		{args: []string{"-L", "matlab"}},          // the controller refuses it as Slurm does
-		{script: "#SBATCH --reservation=maint\n"}, // and the reservation
+		{args: []string{"-L", "matlab"}, licenses: "matlab:2"}, // the controller counts licenses
+		{args: []string{"-L", "matlab"}},                       // and refuses one not configured
+		{script: "#SBATCH --reservation=maint\n"},              // and the reservation
 		{args: []string{"--exclusive=user"}, refused: "--exclusive=user"},
 		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
 		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}}, refused: osYes},

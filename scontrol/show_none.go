@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// The show entities of features Orbit does not have (reservations, licenses, burst buffers,
-// a network topology, front-end nodes, federations): scontrol answers as Slurm does on a
-// cluster configured without them. Where slurm.conf configures one (Licenses=,
-// TopologyPlugin=topology/tree), Orbit says it is not supported rather than pretend.
+// The show entities of features Orbit does not have (reservations, burst buffers, a network
+// topology, front-end nodes, federations): scontrol answers as Slurm does on a cluster
+// configured without them. Where slurm.conf configures one (TopologyPlugin=topology/tree),
+// Orbit says it is not supported rather than pretend.
 
 func (c *cli) showReservation(_ string, val *string, _ []string) {
 	if val != nil {
@@ -18,15 +18,6 @@ func (c *cli) showReservation(_ string, val *string, _ []string) {
 		return
 	}
 	c.printf("No reservations in the system\n")
-}
-
-func (c *cli) showLicenses(_ string, _ *string, _ []string) {
-	if c.client().Conf.Licenses != "" {
-		c.errorf("show licenses is not supported by Orbit yet")
-		c.exitCode = 1
-		return
-	}
-	c.printf("No licenses configured in Slurm.\n")
 }
 
 func (c *cli) showTopology(_ string, val *string, _ []string) {

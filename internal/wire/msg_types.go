@@ -88,5 +88,9 @@ const (
 	MsgPriorityFactors      MsgType = 900 // sprio → slurmctld: PriorityFactorsRequest (REQUEST_PRIORITY_FACTORS)
 	MsgPriorityFactorsReply MsgType = 901 // PriorityFactorsReply (RESPONSE_PRIORITY_FACTORS)
 
-	// Next family: 1000–1099.
+	// Licenses, scontrol → slurmctld (msg_license.go): 1000–1099.
+	MsgLicenseInfo      MsgType = 1000 // scontrol show licenses: LicenseInfoRequest (REQUEST_LICENSE_INFO)
+	MsgLicenseInfoReply MsgType = 1001 // LicenseInfoReply (RESPONSE_LICENSE_INFO)
+
+	// Next family: 1100–1199.
 )

@@ -134,6 +134,9 @@ func New(opts Options) (*Controller, error) {
 	if cfg.StateSaveLocation == "" {
 		return nil, errors.New("ctld: StateSaveLocation is not set")
 	}
+	if err := checkLicenseConfig(cfg.Licenses); err != nil { // licenses.go
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.StateSaveLocation, 0o755); err != nil {
 		return nil, fmt.Errorf("StateSaveLocation %s: %w", cfg.StateSaveLocation, err)
 	}
@@ -273,6 +276,7 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgEpilogComplete, c.handleEpilogComplete)
 	c.srv.HandleRPC(wire.MsgPriorityFactors, c.handlePriorityFactors) // priority_info.go: sprio
 	c.srv.HandleRPC(wire.MsgBatchScript, c.handleBatchScript)         // job_batch_script.go: scontrol write batch_script
+	c.srv.HandleRPC(wire.MsgLicenseInfo, c.handleLicenseInfo)         // licenses.go: scontrol show licenses
 }
 
 // Serve answers RPCs on l until Close.

@@ -48,7 +48,7 @@ func TestApplyPlan_Gres(t *testing.T) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, _, err := c.verifyStart(scheduler.Start{JobID: 6, Nodes: []string{"n1"}, CPUs: []uint32{1}}, 100, map[uint32]uint32{}, map[uint32]bool{})
+	_, _, err := c.verifyStart(scheduler.Start{JobID: 6, Nodes: []string{"n1"}, CPUs: []uint32{1}}, 100, c.inUse(), map[uint32]bool{})
 	if err == nil || !strings.Contains(err.Error(), "GRES over-allocated") {
 		t.Fatalf("verifyStart on a node without free GPUs = %v", err)
 	}
@@ -56,7 +56,7 @@ func TestApplyPlan_Gres(t *testing.T) {
 	if got := gresUsedString(c.t.nodes["n1"].gres); got != "gpu:0" {
 		t.Fatalf("after job 5 left, n1 GresUsed=%s", got)
 	}
-	if _, a, err := c.verifyStart(scheduler.Start{JobID: 6, Nodes: []string{"n1"}, CPUs: []uint32{1}}, 100, map[uint32]uint32{}, map[uint32]bool{}); err != nil || len(a.gres) != 1 || a.gres[0][0].Index[0] != 0 {
+	if _, a, err := c.verifyStart(scheduler.Start{JobID: 6, Nodes: []string{"n1"}, CPUs: []uint32{1}}, 100, c.inUse(), map[uint32]bool{}); err != nil || len(a.gres) != 1 || a.gres[0][0].Index[0] != 0 {
 		t.Fatalf("verifyStart after the GPUs were freed = %+v, %v", a, err)
 	}
 }

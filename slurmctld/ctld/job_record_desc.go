@@ -85,6 +85,7 @@ var (
 	descExcNodes      = descField("ExcNodes")
 	descGres          = descField("Gres")
 	descKillInvalid   = descField("KillInvalid")
+	descLicenses      = descField("Licenses")
 	descMemPerCPU     = descField("MemPerCPU")
 	descMemPerNode    = descField("MemPerNode")
 	descMinCPUs       = descField("MinCPUs")

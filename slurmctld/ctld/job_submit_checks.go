@@ -9,11 +9,9 @@ import (
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
 
-// Reservations, licenses and features checked at submit. Orbit has no advance reservations yet and counts no licenses,
-// so a job naming a reservation gets Slurm's answer for one that does not exist, and a
-// license request Slurm's answer on a cluster whose slurm.conf configures none. Where
-// slurm.conf does configure Licenses, the request is refused by name: granting it without
-// counting would not be what Slurm does.
+// Reservations, licenses and features checked at submit. Orbit has no advance reservations
+// yet, so a job naming a reservation gets Slurm's answer for one that does not exist.
+// Licenses are checked against slurm.conf's (licenses.go).
 
 const (
 	errnoInvalidLicenses    = 2048 // ESLURM_INVALID_LICENSES
@@ -27,11 +25,8 @@ func init() {
 
 // checkResvLicenses refuses a job's --reservation and --licenses as described above.
 func (c *Controller) checkResvLicenses(d *wire.JobDesc) error {
-	if d.Licenses != "" {
-		if c.config().Licenses != "" {
-			return wire.Errorf(wire.ErrnoSlurmError, "--licenses is not supported by Orbit yet")
-		}
-		return slurmErr(errnoInvalidLicenses)
+	if err := c.checkJobLicenses(d.Licenses); err != nil { // licenses.go
+		return err
 	}
 	if d.Reservation != "" {
 		return slurmErr(errnoReservationInvalid)

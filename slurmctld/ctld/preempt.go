@@ -310,7 +310,7 @@ func (c *Controller) preempt(j *jobRecord, p *partEntry, victims []*jobRecord, n
 		// that the resume check of the next cycle does not give them back first.
 		if a, ok := c.t.selectNodes(j, p, c.trackMem); ok {
 			s := scheduler.Start{JobID: j.JobID, Partition: p.conf.Name, Nodes: a.nodes, CPUs: a.cpus}
-			rec, alloc, err := c.verifyStart(s, now, c.t.runningTasks(), map[uint32]bool{})
+			rec, alloc, err := c.verifyStart(s, now, c.inUse(), map[uint32]bool{})
 			if err == nil {
 				ch, id := c.startChange(rec, alloc, now, false)
 				if sp, err := c.apply(ch); err == nil {

@@ -127,6 +127,10 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 		return wire.Errorf(wire.ErrnoSlurmError, "Unable to process configuration file %s: %v", path, err)
 	}
 
+	if err := checkLicenseConfig(next.Licenses); err != nil { // licenses.go
+		c.log.Error("reconfigure refused; the running configuration stays", "err", err)
+		return wire.Errorf(wire.ErrnoSlurmError, "%v", err)
+	}
 	c.mu.Lock()
 	old := c.config()
 	if err := c.t.reconfCheck(next); err != nil {

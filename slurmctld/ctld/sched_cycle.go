@@ -62,7 +62,7 @@ func (c *Controller) planCycle() {
 		c.resumeSuspended(now) // preempt.go
 	}
 	c.mu.RLock()
-	running := c.t.runningTasks()
+	running := c.inUse()
 	elig := map[uint32]states.Reason{}
 	cands := map[uint32][]string{} // jobs of several partitions: where each may start
 	var invalid []uint32
@@ -202,7 +202,7 @@ type reasonChange struct{ old, rec *jobRecord }
 // records did not change since are reused, not recomputed. Called with c.mu held.
 func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (starts []started, more bool) {
 	done := map[uint32]bool{} // jobs this plan already started: at most once each
-	running := c.t.runningTasks()
+	running := c.inUse()
 	for _, s := range plan.Starts {
 		j, a, err := c.verifyStart(s, now, running, done)
 		if err != nil {
@@ -220,8 +220,8 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 		if s.Backfilled {
 			c.bfStarted() // stats_backfill.go
 		}
+		running.add(j)
 		if j.ArrayJobID != 0 {
-			running[j.ArrayJobID]++
 			more = more || len(j.ArrayPending) > 1
 		}
 	}
@@ -251,6 +251,13 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 		e := sent.reason
 		if sent.rec != j {
 			e, _, _ = c.eligibility(j, now, running) // changed meanwhile: judged again
+		} else if e == states.WaitNoReason {
+			// The jobs this plan started may have taken the licenses it needs.
+			if e = running.licenseReason(j); e != states.WaitNoReason && j.Reason != uint32(e) {
+				n := j.clone()
+				n.Reason = uint32(e)
+				c.t.jobs[id] = n // memory only
+			}
 		}
 		if e != states.WaitNoReason {
 			continue // the controller's own reason wins

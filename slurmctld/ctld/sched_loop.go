@@ -164,7 +164,7 @@ type started struct {
 // may start in now, in the order Slurm tries them (nil for a job of one partition); it is
 // eligible when there is one, and otherwise shows the reason of the first. Called with c.mu
 // held.
-func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uint32) (reason states.Reason, invalidDep bool, parts []string) {
+func (c *Controller) eligibility(j *jobRecord, now int64, running *inUse) (reason states.Reason, invalidDep bool, parts []string) {
 	part := c.t.parts[j.Partition]
 	reason = states.WaitNoReason
 	dep, _ := c.t.dependency(j, now) // job_depend.go
@@ -178,7 +178,7 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 	case dep != states.WaitNoReason:
 		reason = dep
 		invalidDep = dep == states.WaitDepInvalid && c.killInvalidDep(j)
-	case j.throttled(running):
+	case j.throttled(running.tasks):
 		reason = states.WaitArrayTaskLimit
 	}
 	if reason != states.WaitNoReason {
@@ -186,7 +186,10 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 	}
 	names := c.t.jobParts(j)
 	if names == nil {
-		return c.partReason(j, part, now), false, nil
+		if r := c.partReason(j, part, now); r != states.WaitNoReason {
+			return r, false, nil
+		}
+		return running.licenseReason(j), false, nil // licenses.go
 	}
 	first := states.WaitNoReason
 	for i, name := range names {
@@ -203,6 +206,9 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running map[uint32]uin
 	}
 	if len(parts) == 0 {
 		return first, false, nil
+	}
+	if r := running.licenseReason(j); r != states.WaitNoReason {
+		return r, false, nil
 	}
 	return states.WaitNoReason, false, parts
 }

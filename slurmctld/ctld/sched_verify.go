@@ -18,7 +18,7 @@ import (
 // applied, so a faulty or stale plan can never double-book a node, exceed a partition's
 // limits or start a job the controller does not consider eligible. done holds the jobs this
 // plan started already. Called with c.mu held.
-func (c *Controller) verifyStart(s scheduler.Start, now int64, running map[uint32]uint32, done map[uint32]bool) (*jobRecord, allocation, error) {
+func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, done map[uint32]bool) (*jobRecord, allocation, error) {
 	j := c.t.jobs[s.JobID]
 	switch {
 	case j == nil:

@@ -93,7 +93,7 @@ func TestVerifyStart_RefusesWhatDoesNotHold(t *testing.T) {
 			}
 			c.t.jobs[j.JobID] = j
 			tc.start.JobID = j.JobID
-			_, a, err := c.verifyStart(tc.start, 100, map[uint32]uint32{}, map[uint32]bool{})
+			_, a, err := c.verifyStart(tc.start, 100, c.inUse(), map[uint32]bool{})
 			switch {
 			case tc.why == "" && err != nil:
 				t.Fatalf("refused: %v", err)

@@ -16,7 +16,7 @@ import (
 // message naming it and exit 1, from the command line, #SBATCH or the environment, and
 // submits nothing; an honoured option next to it is still accepted and the job runs. A
 // reservation, which Orbit does not have, gets the controller's answer for an unknown one,
-// as Slurm gives it (the text recorded from the reference).
+// and more licenses than configured Slurm's refusal (the texts recorded from the reference).
 func TestSbatchUnhonoured(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, MinJobAge: 300, ExtraConf: "Licenses=matlab:2\n"})
 	script := filepath.Join(c.WorkDir, "resv.sh")
@@ -29,7 +29,7 @@ func TestSbatchUnhonoured(t *testing.T) {
 		args []string
 		want string // stderr
 	}{
-		{nil, []string{"-J", "unh_lic", "-L", "matlab", "--wrap", "true"}, "sbatch: error: --licenses is not supported by Orbit's sbatch yet\n"},
+		{nil, []string{"-J", "unh_lic", "-L", "matlab:3", "--wrap", "true"}, "sbatch: error: Batch job submission failed: Invalid license specification\n"},
 		{[]string{"SBATCH_RESERVATION=maint"}, []string{"-J", "unh_env", "--wrap", "true"}, badResv},
 		{nil, []string{"-J", "unh_resv", script}, badResv},
 		{nil, []string{"-J", "unh_user", "--exclusive=user", "--wrap", "true"}, "sbatch: error: --exclusive=user is not supported by Orbit's sbatch yet\n"},
