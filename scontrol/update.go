@@ -128,6 +128,10 @@ func (c *cli) updateJob(args []string) {
 			v := val
 			req.Comment = &v
 			count++
+		case abbrev(tag, "Licenses", 1):
+			v := val
+			req.Licenses = &v
+			count++
 		case abbrev(tag, "NumNodes", 8) || abbrev(tag, "ReqNodes", 8):
 			lo, hi, ok := parseRange(val)
 			if !ok {

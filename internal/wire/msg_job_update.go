@@ -20,6 +20,7 @@ type UpdateJobRequest struct {
 	Dependency *string `codec:"dependency"`
 	Name       *string `codec:"name"`
 	Comment    *string `codec:"comment"`
+	Licenses   *string `codec:"licenses"`
 	Priority   uint32  `codec:"priority"`
 	Nice       int32   `codec:"nice"`
 	NiceSet    bool    `codec:"nice_set"`

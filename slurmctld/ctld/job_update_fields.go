@@ -65,6 +65,11 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 	if r.Comment != nil {
 		n.editDesc(func(d *wire.JobDesc) { d.Comment = *r.Comment })
 	}
+	if r.Licenses != nil && *r.Licenses != n.descStr(descLicenses) {
+		if errno := c.updateLicenses(n, *r.Licenses, priv); errno != 0 { // licenses.go
+			return errno
+		}
+	}
 	if r.TimeLimit != wire.NoVal {
 		increase := n.TimeLimit != wire.Infinite && (r.TimeLimit == wire.Infinite || r.TimeLimit > n.TimeLimit)
 		if increase && !priv {

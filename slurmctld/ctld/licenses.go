@@ -139,3 +139,30 @@ func (c *Controller) handleLicenseInfo(_ context.Context, req *wire.Request) (an
 	slices.SortFunc(rep.Licenses, func(a, b wire.LicenseInfo) int { return strings.Compare(a.Name, b.Name) })
 	return rep, nil
 }
+
+// errnoNotPendingNorRunning refuses a license change of a job neither pending nor running.
+const errnoNotPendingNorRunning = 2086 // ESLURM_JOB_NOT_PENDING_NOR_RUNNING
+
+func init() { errnoTexts[errnoNotPendingNorRunning] = "Job is not pending nor running" }
+
+// updateLicenses is scontrol update JobId= Licenses= on n, as Slurm's update_job: the list
+// must be valid for this cluster; a pending job's changes freely, a running job's only by an
+// operator, or to none by anyone (which may hand out more licenses than there are, as in
+// Slurm).
+func (c *Controller) updateLicenses(n *jobRecord, spec string, priv bool) int32 {
+	if err := c.checkJobLicenses(spec); err != nil {
+		return errnoInvalidLicenses
+	}
+	s := n.state()
+	switch {
+	case s.IsPending():
+	case s.IsRunning() && !s.IsCompleting():
+		if !priv && spec != "" {
+			return errnoAccessDenied
+		}
+	default:
+		return errnoNotPendingNorRunning
+	}
+	n.editDesc(func(d *wire.JobDesc) { d.Licenses = spec })
+	return 0
+}

@@ -13,8 +13,9 @@ import (
 // Jobs submitted together start only as far as the licenses go (one scheduling pass may not
 // hand out more than there are); the others wait with reason Licenses and start when a
 // holder ends. scontrol show licenses shows the totals, what is used and what is free, in
-// Slurm's layout; squeue %W and scontrol show job show the request as given; a request for a
-// license not configured, or more than its total, or not a valid list, is refused at submit.
+// Slurm's layout; squeue %W and scontrol show job show the request as given; scontrol update
+// changes it; a request for a license not configured, or more than its total, or not a valid
+// list, is refused.
 func TestLicenses(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 8, MinJobAge: 300, ExtraConf: "Licenses=stata,matlab:2\n"})
 	var ids []uint32
@@ -80,6 +81,16 @@ func TestLicenses(t *testing.T) {
 		t.Errorf("job wanting matlab and stata: %s %s, want still PENDING Licenses",
 			states.JobState(j.State), states.Reason(j.Reason))
 	}
+
+	// scontrol update changes a pending job's request: with stata alone it can start.
+	if out, errOut, code := c.Run(t, "scontrol", "update", "job", fmt.Sprint(both), "Licenses=foo"); code != 1 ||
+		errOut != fmt.Sprintf("Invalid license specification for job %d\n", both) {
+		t.Errorf("scontrol update Licenses=foo: exit %d, %q, %q; want Slurm's refusal", code, out, errOut)
+	}
+	if _, errOut, code := c.Run(t, "scontrol", "update", "job", fmt.Sprint(both), "Licenses=stata"); code != 0 {
+		t.Fatalf("scontrol update Licenses=stata: exit %d, %q", code, errOut)
+	}
+	c.WaitJob(t, both, states.JobComplete)
 
 	for _, bad := range []string{"matlab:3", "foo", "matlab:x", "mat lab", "matlab:-1"} {
 		out, errOut, code := c.Run(t, "sbatch", "-L", bad, "--wrap", "true")
