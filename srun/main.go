@@ -500,7 +500,10 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	go relay.accept()
 
 	killBadExit := o.killBadExit == 1 || o.killBadExit < 0 && s.c.Conf.KillOnBadExit != 0
-	reported := map[uint32]bool{}
+	reported := relay.reported // under relay.mu
+	if !killBadExit && !s.verbose() {
+		relay.early = &earlyExits{}
+	}
 	if killBadExit {
 		relay.badExit = func(e taskEnd) {
 			relay.out.Lock()

@@ -60,6 +60,10 @@ type relay struct {
 	ranksOnce sync.Once
 	nodeRanks [][]uint32
 	rankNode  []uint32
+	// early, when set, gathers bad exits to report while other tasks run
+	// (task_exit_report.go); reported are the ranks already reported (under mu).
+	early    *earlyExits
+	reported map[uint32]bool
 }
 
 func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool,
@@ -67,7 +71,7 @@ func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, s
 	r := &relay{ln: ln, key: key, step: step, stdout: stdout, stderr: stderr, label: label,
 		width: len(fmt.Sprint(max(step.NumTasks, 1) - 1)), ends: map[uint32]taskEnd{},
 		partial: map[[2]uint32][]byte{}, conns: map[uint32]net.Conn{}, done: make(chan struct{}),
-		stdinC: map[uint32]chan net.Conn{}}
+		stdinC: map[uint32]chan net.Conn{}, reported: map[uint32]bool{}}
 	for n := range stdinNodes {
 		r.stdinC[n] = make(chan net.Conn, 1)
 	}
@@ -318,7 +322,10 @@ func (r *relay) end(e taskEnd) {
 	r.ends[e.rank] = e
 	if uint32(len(r.ends)) == r.step.NumTasks {
 		close(r.done)
-	} else if len(r.ends) == 1 && r.firstEnd != nil {
+		return
+	}
+	r.gatherExit(e) // task_exit_report.go
+	if len(r.ends) == 1 && r.firstEnd != nil {
 		go r.firstEnd() // not under r.mu: it may read the ends
 	}
 }
