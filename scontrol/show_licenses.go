@@ -9,6 +9,11 @@ import (
 // showLicenses is Slurm's scontrol_print_licenses: every configured license, sorted by name
 // (the controller sends them so), or the one named; a name not configured prints nothing.
 func (c *cli) showLicenses(_ string, val *string, _ []string) {
+	if c.client().Conf.Licenses == "" {
+		// The controller's list is slurm.conf's: with none configured there is nothing to ask.
+		c.printf("No licenses configured in Slurm.\n")
+		return
+	}
 	var rep wire.LicenseInfoReply
 	if e := c.call(wire.MsgLicenseInfo, &wire.LicenseInfoRequest{}, &rep); e != nil {
 		c.exitCode = 1
