@@ -88,7 +88,8 @@ func parseArgs(args []string, env []string) (*options, error) {
 
 // refuseUnhonoured refuses options the shared table implements for sbatch but Orbit's srun
 // does not honour yet, so none is silently ignored. The job-level ones pass to the
-// allocation srun makes (jobDesc); for a step inside an allocation they are refused.
+// allocation srun makes (jobDesc); for a step inside an allocation they are refused, but
+// --licenses, which Slurm 22.05's step request does not carry (steps take no licenses).
 func refuseUnhonoured(js *jobspec.JobSpec) error {
 	inAlloc := js.JobID != ""
 	for _, c := range []struct {
@@ -102,7 +103,6 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.MinCPUs != jobspec.NoVal && inAlloc, "--mincpus inside an allocation"},
 		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		{js.Exclusive == jobspec.SharedOK && js.JobID == "", "--oversubscribe outside an allocation"},
-		{js.Licenses != "" && inAlloc, "--licenses inside an allocation"},
 		{js.Exclude != "" && inAlloc, "--exclude inside an allocation"},
 		{js.Constraint != "" && inAlloc, "--constraint inside an allocation"},
 	} {

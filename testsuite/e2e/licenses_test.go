@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/testbin"
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
 )
 
@@ -91,6 +92,11 @@ func TestLicenses(t *testing.T) {
 		t.Fatalf("scontrol update Licenses=stata: exit %d, %q", code, errOut)
 	}
 	c.WaitJob(t, both, states.JobComplete)
+
+	// A step takes no licenses in Slurm 22.05: srun -L inside the job is accepted and ignored.
+	testbin.Path(t, "srun") // built before the job runs: jobs find Orbit's srun first on PATH
+	step := submit(t, c, "-o", "/dev/null", "--wrap", "srun -L stata true")
+	c.WaitJob(t, step, states.JobComplete)
 
 	for _, bad := range []string{"matlab:3", "foo", "matlab:x", "mat lab", "matlab:-1"} {
 		out, errOut, code := c.Run(t, "sbatch", "-L", bad, "--wrap", "true")
