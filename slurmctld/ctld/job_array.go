@@ -133,17 +133,6 @@ func arrayLaunch(j *jobRecord, m *wire.LaunchBatchJob) {
 	m.Environment = env
 }
 
-// runningTasks counts each array's tasks holding nodes, for the %N throttle.
-func (t *tables) runningTasks() map[uint32]uint32 {
-	n := map[uint32]uint32{}
-	for _, j := range t.jobs {
-		if j.ArrayJobID != 0 && j.holdsNodes() {
-			n[j.ArrayJobID]++
-		}
-	}
-	return n
-}
-
 // throttled says whether an array's record may not start another task now.
 func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 	return j.isArrayRecord() && j.ArrayThrottle > 0 && running[j.ArrayJobID] >= j.ArrayThrottle

@@ -20,28 +20,6 @@ import (
 // scheduler plugin does not see licenses; the controller's eligibility (and verifyStart,
 // for the jobs one plan starts) keeps it from starting a job without its licenses.
 
-// inUse is what jobs holding nodes hold besides the nodes, that a pending job may have to wait
-// for: their array's task count (ArrayTaskThrottle), and licenses.
-type inUse struct {
-	tasks    map[uint32]uint32 // running tasks per array (runningTasks)
-	licenses map[string]uint32 // licenses held, by name
-	totals   []licenses.License
-}
-
-// inUse counts what the jobs holding nodes hold now. Called with c.mu held.
-func (c *Controller) inUse() *inUse {
-	u := &inUse{tasks: c.t.runningTasks(), licenses: map[string]uint32{}, totals: c.licenseTotals()}
-	if len(u.totals) == 0 {
-		return u
-	}
-	for _, j := range c.t.jobs {
-		if j.holdsLicenses() {
-			u.addLicenses(j)
-		}
-	}
-	return u
-}
-
 // holdsLicenses says whether j holds its licenses: from its start until it ends (Slurm
 // returns them when the job completes, before its epilogs).
 func (j *jobRecord) holdsLicenses() bool {
@@ -49,14 +27,7 @@ func (j *jobRecord) holdsLicenses() bool {
 	return (s.IsRunning() || s.IsSuspended()) && !s.IsCompleting()
 }
 
-// add counts job j, just started by a plan, in u.
-func (u *inUse) add(j *jobRecord) {
-	if j.ArrayJobID != 0 {
-		u.tasks[j.ArrayJobID]++
-	}
-	u.addLicenses(j)
-}
-
+// addLicenses counts the licenses j holds in u (sched_in_use.go).
 func (u *inUse) addLicenses(j *jobRecord) {
 	if len(u.totals) == 0 {
 		return
