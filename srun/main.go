@@ -502,7 +502,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	killBadExit := o.killBadExit == 1 || o.killBadExit < 0 && s.c.Conf.KillOnBadExit != 0
 	reported := relay.reported // under relay.mu
 	if !killBadExit && !s.verbose() {
-		relay.early = &earlyExits{}
+		relay.early, relay.givenUp = &earlyExits{}, sigs.givenUp
 	}
 	if killBadExit {
 		relay.badExit = func(e taskEnd) {

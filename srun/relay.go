@@ -64,6 +64,9 @@ type relay struct {
 	// (task_exit_report.go); reported are the ranks already reported (under mu).
 	early    *earlyExits
 	reported map[uint32]bool
+	// givenUp, when set, says whether srun has given the step up (a signal's end is then
+	// not reported early).
+	givenUp func() bool
 }
 
 func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool,

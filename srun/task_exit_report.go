@@ -16,9 +16,11 @@ import (
 // exitGather of the first into one notification. The exits of the last tasks to end are left
 // to the step's report (report), which groups them just so.
 //
-// Only plain non-zero exit codes are reported early: a signal's report depends on whether
-// srun gave the step up (report's cancelled), known only at the end, and an out-of-memory
-// report on the others. With -v the notifications are reported at the end as before.
+// Non-zero exit codes and signals are reported early. A signal is said only while srun has
+// not given the step up (as Slurm's _task_finish, which stays quiet for a cancelled job);
+// once it has, the step's report says what it says then. Out-of-memory ends and lost tasks
+// depend on the other tasks' ends and are left to the step's report. With -v the
+// notifications are reported at the end as before.
 
 // exitGather is how long after one task's exit srun waits for the exits that came with it.
 const exitGather = 20 * time.Millisecond
@@ -29,10 +31,11 @@ type earlyExits struct {
 	timer   *time.Timer
 }
 
-// reportableEarly says whether e is reported when it arrives: a non-zero exit code.
+// reportableEarly says whether e is reported when it arrives: a non-zero exit code or a
+// signal, not Slurm's out-of-memory status.
 func reportableEarly(e taskEnd) bool {
 	ws := syscall.WaitStatus(e.status)
-	return !e.lost && ws.Exited() && ws.ExitStatus() != 0
+	return !e.lost && e.status&0xff != sigOOM && (ws.Signaled() || ws.Exited() && ws.ExitStatus() != 0)
 }
 
 // gatherExit queues e (just recorded by end, under r.mu) for an early report.
@@ -58,26 +61,27 @@ func (r *relay) reportEarly() {
 		return
 	default:
 	}
+	givenUp := r.givenUp != nil && r.givenUp()
 	type group struct {
-		node   string
-		status uint32
-		ranks  []string
+		node, what string
+		ranks      []string
 	}
 	var groups []*group
 	slices.SortFunc(pending, func(a, b taskEnd) int { return cmp.Compare(a.rank, b.rank) })
 	for _, e := range pending {
-		if r.reported[e.rank] {
-			continue // srun -K reported it
+		if r.reported[e.rank] || givenUp && syscall.WaitStatus(e.status).Signaled() {
+			continue // srun -K reported it; the step's report judges a signal now
 		}
 		r.reported[e.rank] = true
+		what := endText(e) // relay.go
 		var g *group
 		for _, x := range groups {
-			if x.node == e.node && x.status == e.status {
+			if x.node == e.node && x.what == what {
 				g = x
 			}
 		}
 		if g == nil {
-			g = &group{node: e.node, status: e.status}
+			g = &group{node: e.node, what: what}
 			groups = append(groups, g)
 		}
 		g.ranks = append(g.ranks, fmt.Sprint(e.rank))
@@ -85,7 +89,6 @@ func (r *relay) reportEarly() {
 	r.out.Lock()
 	defer r.out.Unlock()
 	for _, g := range groups {
-		fmt.Fprintf(r.stderr, "srun: error: %s: %s %s: Exited with exit code %d\n", g.node, tasksWord(len(g.ranks)),
-			compressRanks(g.ranks), syscall.WaitStatus(g.status).ExitStatus())
+		fmt.Fprintf(r.stderr, "srun: error: %s: %s %s: %s\n", g.node, tasksWord(len(g.ranks)), compressRanks(g.ranks), g.what)
 	}
 }
