@@ -69,7 +69,10 @@ func TestSubmit_HeldUnrunnableParkedOnRelease(t *testing.T) {
 			t.Errorf("released job %d with %s: %s priority %d start %d, want PENDING, priority 0, a start time",
 				id, name, states.JobState(j.State), j.Priority, j.StartTime)
 		}
-		// Released again, it is judged again, and parked again.
+		// An operator's hold shows as the hold, not as the parking.
+		f.update(0, id, wire.NoVal, wire.JobActionHold)
+		f.waitReason(id, states.WaitHeld)
+		// Released, it is judged again, and parked again.
 		if rep := f.update(0, id, wire.NoVal, wire.JobActionRelease); rep.Errno != 0 {
 			t.Errorf("second release of job %d: %d %s, want done", id, rep.Errno, rep.Text)
 		}

@@ -39,9 +39,6 @@ const batchSchedDelay = 3 * time.Second
 
 // heldReason is the pending reason of a held job (priority 0).
 func heldReason(j *jobRecord) states.Reason {
-	if states.Reason(j.Reason) == states.FailBadConstraints {
-		return states.FailBadConstraints // parked by the scheduler (planCycle), not held
-	}
 	if j.AdminHold {
 		return states.WaitHeld
 	}

@@ -171,6 +171,8 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running *inUse) (reaso
 	switch {
 	case part == nil:
 		reason = states.WaitPartDown
+	case j.Priority == 0 && states.Reason(j.Reason) == states.FailBadConstraints:
+		reason = states.FailBadConstraints // parked by the scheduler (planCycle), not held
 	case j.Priority == 0:
 		reason = heldReason(j)
 	case j.EligibleTime > now:
