@@ -49,6 +49,7 @@ func (s *session) jobDesc() wire.JobDesc {
 	if js.Site.TmpDiskMB != jobspec.NoVal64 {
 		d.TmpDiskMB = js.Site.TmpDiskMB // for the controller's check (TmpDiskPartly)
 	}
+	d.ThreadsPerCore, d.NTasksPerCore = js.Site.ThreadsPerCore, js.Site.NTasksPerCore // whole cores
 	if !js.Deadline.IsZero() {
 		d.Deadline = js.Deadline.Unix()
 	}

@@ -115,8 +115,8 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.GetUserEnv, "--get-user-env"},
 		// Site options that change placement: salloc does not check them against the nodes'
 		// shapes as sbatch does (the ones that only travel in the environment are accepted).
-		{js.Site.Hint != "", "--hint"}, {js.Site.NTasksPerCore != jobspec.NoVal, "--ntasks-per-core"},
-		{js.Site.ThreadsPerCore != jobspec.NoVal, "--threads-per-core (or -B threads)"},
+		// --hint, --threads-per-core and --ntasks-per-core go to the controller, which gives
+		// whole cores on nodes with several threads per core.
 		{js.Site.CoresPerSocket != jobspec.NoVal, "--cores-per-socket (or -B cores)"},
 		{js.Site.SocketsPerNode != jobspec.NoVal, "--sockets-per-node (or -B sockets)"},
 		{js.Site.SpreadJob, "--spread-job"}, {js.Site.UseMinNodes, "--use-min-nodes"},

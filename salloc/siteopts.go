@@ -49,6 +49,17 @@ func siteEnv(js *jobspec.JobSpec, base []string) [][2]string {
 	if s.Profile != "" {
 		add("SLURM_PROFILE", s.Profile)
 	}
+	// How the job uses the threads of its cores: salloc's SLURM_HINT,
+	// SLURM_THREADS_PER_CORE and env_array_for_job's SLURM_NTASKS_PER_CORE.
+	if s.Hint != "" {
+		add("SLURM_HINT", s.Hint)
+	}
+	if s.ThreadsPerCore != jobspec.NoVal {
+		add("SLURM_THREADS_PER_CORE", strconv.FormatUint(uint64(s.ThreadsPerCore), 10))
+	}
+	if s.NTasksPerCore != jobspec.NoVal {
+		add("SLURM_NTASKS_PER_CORE", strconv.FormatUint(uint64(s.NTasksPerCore), 10))
+	}
 	if s.CPUFreq != "" {
 		add("SLURM_CPU_FREQ_REQ", s.CPUFreq)
 	}

@@ -14,20 +14,13 @@ import (
 // stores and exports is accepted; one that changes placement is accepted only where the
 // configuration makes it a provable no-op (every node of the job's partitions already has
 // what it asks), and refused by name otherwise, since Orbit's selection does not model it.
+// --hint, --threads-per-core and --ntasks-per-core are modelled: the controller gives whole
+// cores on nodes with several threads per core (plugins/sched/selection cores.go).
 
 // refuseSiteOptions returns sbatch's refusal of a site option for this cluster.
 func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 	s := &js.Site
 	nodes := cmdclient.PartitionNodes(js.Partition, cfg)
-	all := func(ok func(n *conf.Node) bool) bool {
-		for _, n := range nodes {
-			if !ok(n) {
-				return false
-			}
-		}
-		return true
-	}
-	oneThread := all(func(n *conf.Node) bool { return n.ThreadsPerCore <= 1 })
 	fixedNodes := js.NodesSet && (js.MaxNodes == 0 || js.MaxNodes == js.MinNodes)
 	confIs := func(key string, want ...string) bool {
 		v := cfgStr(cfg, key)
@@ -45,11 +38,6 @@ func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		given bool
 		name  string
 	}{
-		// With one thread per core, --hint's thread choices and --ntasks-per-core change
-		// nothing: a core is one CPU. With more, Slurm counts whole cores; Orbit does not.
-		{s.Hint != "" && !oneThread, "--hint on nodes with ThreadsPerCore>1"},
-		{s.NTasksPerCore != jobspec.NoVal && !oneThread, "--ntasks-per-core on nodes with ThreadsPerCore>1"},
-		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !oneThread), "--threads-per-core or -B threads (other than 1 on nodes with ThreadsPerCore=1)"},
 		// One socket, or one core on a socket, is what any allocation on a node has.
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},

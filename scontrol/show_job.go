@@ -672,7 +672,8 @@ func jobBitflags(j *wire.JobInfo) string {
 }
 
 // sprintCPUIDs prints the -d lines "  Nodes=... CPU_IDs=... Mem=... GRES=": Orbit allocates
-// the lowest-numbered CPUs of each node, so a node's IDs are 0..n-1.
+// the lowest-numbered CPUs of each node, so a node's IDs are 0..n-1; Mem is the memory held
+// on each node (0 where memory is not consumable).
 func (c *cli) sprintCPUIDs(r *record, j *wire.JobInfo) {
 	names, err := hostlist.Expand(j.NodeList)
 	if err != nil || len(names) != len(j.CPUsPerNode) {
@@ -696,7 +697,7 @@ func (c *cli) sprintCPUIDs(r *record, j *wire.JobInfo) {
 		if cpus > 1 {
 			ids = fmt.Sprintf("0-%d", cpus-1)
 		}
-		r.f("  Nodes=%s CPU_IDs=%s Mem=0 GRES=%s", hostlist.Compress(group), ids, g)
+		r.f("  Nodes=%s CPU_IDs=%s Mem=%d GRES=%s", hostlist.Compress(group), ids, j.MemAlloc, g)
 		r.nl()
 	}
 	var group []string

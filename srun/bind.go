@@ -25,8 +25,9 @@ import (
 //   - SLURM_CPU_BIND and its parts (_LIST, _TYPE, _VERBOSE): --threads-per-core (or the
 //     inherited SLURM_THREADS_PER_CORE that sbatch --hint and --threads-per-core export)
 //     means --cpu-bind=threads, and a --hint srun keeps binds to threads or cores; the
-//     thread count itself goes to SLURM_THREADS_PER_CORE (not with -E). An explicit
-//     --cpu-bind replaces these (checkCPUBind).
+//     thread count itself goes to SLURM_THREADS_PER_CORE (not with -E). --ntasks-per-core
+//     binds to cores and goes to SLURM_NTASKS_PER_CORE. An explicit --cpu-bind replaces
+//     these (checkCPUBind).
 func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 	s := &e.site
 	if d := e.distribution(); d != "" {
@@ -37,6 +38,10 @@ func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 	}
 	if s.ThreadsPerCore != jobspec.NoVal && !e.preserve {
 		put("SLURM_THREADS_PER_CORE", strconv.FormatUint(uint64(s.ThreadsPerCore), 10))
+	}
+	if s.NTasksPerCore != jobspec.NoVal {
+		// --ntasks-per-core (65535 for --hint=multithread), as Slurm's setup_env exports it.
+		put("SLURM_NTASKS_PER_CORE", strconv.FormatUint(uint64(s.NTasksPerCore), 10))
 	}
 	if b := e.cpuBind; b != nil {
 		// An explicit --cpu-bind replaces what --hint or --threads-per-core would bind;
@@ -108,7 +113,7 @@ func (e *stepEnv) distribution() string {
 // --threads-per-core binds to threads; one inherited from the allocation
 // (SLURM_THREADS_PER_CORE, tpcEnv) does so even when srun's own --hint is kept, as the
 // reference shows. Otherwise a kept --hint binds to threads ([no]multithread) or cores
-// (compute_bound, memory_bound).
+// (compute_bound, memory_bound), and --ntasks-per-core to cores.
 func cpuBindType(s *jobspec.SiteOptions, tpcEnv bool) string {
 	if tpcEnv {
 		return "threads"
@@ -133,6 +138,9 @@ func cpuBindType(s *jobspec.SiteOptions, tpcEnv bool) string {
 	}
 	if s.ThreadsPerCore != jobspec.NoVal {
 		return "threads"
+	}
+	if s.NTasksPerCore != jobspec.NoVal {
+		return "cores"
 	}
 	return ""
 }

@@ -602,6 +602,7 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		if js.Site.TmpDiskMB != jobspec.NoVal64 {
 			d.TmpDiskMB = js.Site.TmpDiskMB // for the controller's check (TmpDiskPartly)
 		}
+		d.ThreadsPerCore, d.NTasksPerCore = js.Site.ThreadsPerCore, js.Site.NTasksPerCore // whole cores
 		if js.Requeue >= 0 {
 			d.Requeue = int32(js.Requeue)
 		}

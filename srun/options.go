@@ -114,13 +114,14 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 }
 
 // refuseSiteOptions refuses the site options (compat/jobspec SiteOptions) where Orbit's srun
-// would place the step differently from Slurm's. Inside an allocation --hint and
-// --ntasks-per-core (which sbatch and salloc accept only on nodes with one thread per core,
-// and which reach srun as SLURM_HINT and SLURM_THREADS_PER_CORE) and a single-node
-// --distribution change nothing without task binding; outside one srun cannot check the
-// nodes' shapes, so they are refused. Over several nodes, block and cyclic deal the tasks'
-// ranks to the nodes (task_dist.go); plane and arbitrary are refused. --cpu-freq,
-// --profile, --acctg-freq, --mem-bind and --delay-boot only travel in the environment.
+// would place the step differently from Slurm's. Outside an allocation --hint,
+// --ntasks-per-core and --threads-per-core go to the controller with the job, which gives
+// whole cores on nodes with several threads per core (plugins/sched/selection cores.go).
+// Inside one they and a single-node --distribution change nothing without task binding,
+// except a --threads-per-core other than 1, which Slurm applies to the step's cores. Over
+// several nodes, block and cyclic deal the tasks' ranks to the nodes (task_dist.go); plane
+// and arbitrary are refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
+// --delay-boot only travel in the environment.
 func refuseSiteOptions(js *jobspec.JobSpec) error {
 	s := &js.Site
 	inAlloc := js.JobID != ""
@@ -133,9 +134,7 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 		given bool
 		name  string
 	}{
-		{s.Hint != "" && !inAlloc, "--hint outside an allocation"},
-		{s.NTasksPerCore != jobspec.NoVal && !inAlloc, "--ntasks-per-core outside an allocation"},
-		{s.ThreadsPerCore != jobspec.NoVal && (s.ThreadsPerCore != 1 || !inAlloc), "--threads-per-core"},
+		{s.ThreadsPerCore != jobspec.NoVal && s.ThreadsPerCore != 1 && inAlloc, "--threads-per-core inside an allocation"},
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
 		{dist != "block" && dist != "cyclic" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},

@@ -188,6 +188,7 @@ type JobInfo struct {
 	CPUsPerTask   uint32   `codec:"cpus_per_task"`
 	NTasksPerNode uint32   `codec:"ntasks_per_node"`
 	CPUsPerNode   []uint32 `codec:"cpus_per_node"` // allocated CPUs of each node of NodeList
+	MemAlloc      uint64   `codec:"mem_alloc"`     // MiB held on each node where memory is consumable, else 0 (scontrol -d's Mem=)
 	MemPerNode    uint64   `codec:"mem_per_node"`
 	MemPerCPU     uint64   `codec:"mem_per_cpu"`
 	TimeLimit     uint32   `codec:"time_limit"` // minutes

@@ -57,6 +57,11 @@ type Job struct {
 	ReqNodes     []string `codec:"req_nodes"`    // --nodelist, expanded
 	ExcNodes     []string `codec:"exc_nodes"`    // --exclude, expanded
 	Features     string   `codec:"features"`     // --constraint, as given
+	// NTasksPerCore and ThreadsPerCore are --ntasks-per-core and --threads-per-core
+	// (--hint=nomultithread is 1), 0 = not given: how many threads of a core the job uses on
+	// a node with several (plugins/sched/selection cores.go).
+	NTasksPerCore  uint32 `codec:"ntasks_per_core"`
+	ThreadsPerCore uint32 `codec:"threads_per_core"`
 	// ArrayJobID is the array a task or the array's pending record belongs to; 0 if none.
 	ArrayJobID uint32 `codec:"array_job_id"`
 	// Allocation of a running job: nodes, CPUs on each, MiB of memory counted per node.
@@ -100,6 +105,9 @@ type Node struct {
 	// Gres is the node's generic resources, in configuration order, one entry per name and
 	// type (slurm.conf Gres=, gres.conf).
 	Gres []Gres `codec:"gres"`
+	// ThreadsPerCore is how many of CPUs make one core (Slurm's tpc: 1 when CPUs count
+	// cores); 0 is 1. A core is never split between jobs (selection cores.go).
+	ThreadsPerCore uint32 `codec:"threads_per_core"`
 }
 
 // Partition is one partition with the limits a scheduler needs.

@@ -129,6 +129,9 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		info.NumNodes = uint32(len(j.Nodes))
 		info.NumCPUs = j.numCPUs()
 		info.CPUsPerNode = append([]uint32(nil), j.CPUsPerNode...)
+		if c.trackMem {
+			info.MemAlloc = j.MemAlloc
+		}
 	} else if j.state().IsPending() {
 		info.NumNodes = c.t.pendingNodeCount(j)
 	}

@@ -1,6 +1,7 @@
 package ctld
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -101,17 +102,61 @@ func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
 	c, _ := selection.ParseConstraint(j.descStr(descConstraint)) // checked before (checkFeatures)
 	limit := p.conf.MaxCPUsPerNode
 	var n uint32
+	var caps []uint32 // tasks each usable node could take were it idle
+	threads := false  // some node has the threads per core the job asks for
 	for _, name := range p.nodes {
 		node := t.nodes[name]
 		if j.Exclusive && limit != 0 && limit != wire.Infinite && node.cpus() > limit {
 			continue // a whole node is more CPUs than MaxCPUsPerNode lets the partition use
 		}
-		if !slices.Contains(exc, name) && c.MatchesSome(node.conf.Features) {
-			n++
+		if slices.Contains(exc, name) || !c.MatchesSome(node.conf.Features) {
+			continue
 		}
+		n++
+		caps = append(caps, t.idleTasks(j, node))
+		_, ok := j.coresOn(node)
+		threads = threads || ok
 	}
 	if n < j.MinNodes {
 		return slurmErr(errnoNodeConfigUnavail)
 	}
+	if !threads {
+		e := slurmErr(errnoNodeConfigUnavail)
+		e.UserMsg = "Socket, core and/or thread specification can not be satisfied"
+		return e
+	}
+	// The tasks must fit on the nodes the job may have (the most capable ones first): on
+	// nodes with several threads per core a task takes whole cores, so the CPU count alone
+	// (fitsEver) can promise room that is not there.
+	slices.SortFunc(caps, func(a, b uint32) int { return cmp.Compare(b, a) })
+	if j.MaxNodes != 0 && uint32(len(caps)) > j.MaxNodes {
+		caps = caps[:j.MaxNodes]
+	}
+	var tasks uint64
+	for _, c := range caps {
+		tasks += uint64(c)
+	}
+	if tasks < uint64(j.NumTasks) {
+		return slurmErr(errnoNodeConfigUnavail)
+	}
 	return nil
+}
+
+// idleTasks is how many tasks of j node could take were it idle, within j's
+// --ntasks-per-node and --mincpus. A partition's MaxCPUsPerNode is not counted: a job over
+// it pends (PartitionConfig, part_access.go) rather than being refused.
+func (t *tables) idleTasks(j *jobRecord, node *nodeEntry) uint32 {
+	cores, ok := j.coresOn(node)
+	if !ok {
+		return 0
+	}
+	free := node.cpus()
+	if cores.Usable(free) < uint32(j.descUint(descMinCPUs)) {
+		return 0
+	}
+	n := cores.Tasks(free)
+	if j.TasksPerNod > 0 {
+		n = min(n, j.TasksPerNod)
+	}
+	return n
 }

@@ -282,7 +282,7 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		Account:      d.Account,
 		QOS:          d.QOS,
 		NodeList:     hostlist.Compress(j.Nodes),
-		CPUsPerNode:  append([]uint32(nil), j.CPUsPerNode...),
+		CPUsPerNode:  c.t.usedCPUs(j),    // select_cores.go
 		NumTasks:     j.requestedTasks(), // job_submit.go
 		CPUsPerTask:  j.CPUsPerTask,
 		MemPerNode:   j.shownMemPerNode(), // a whole-node job has no memory limit or SLURM_MEM_PER_NODE

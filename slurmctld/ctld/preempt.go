@@ -453,7 +453,7 @@ func (t *tables) fitsAgain(j *jobRecord, trackMem bool) bool {
 		if n == nil || n.exclusive > 0 || j.Exclusive && n.jobs > 0 {
 			return false
 		}
-		if n.allocCPUs+j.CPUsPerNode[i] > n.cpus() {
+		if n.allocCPUs+t.heldOn(j, n, j.CPUsPerNode[i]) > n.cpus() {
 			return false
 		}
 		if trackMem && j.MemAlloc > 0 && n.allocMem+j.MemAlloc > n.conf.RealMemory {

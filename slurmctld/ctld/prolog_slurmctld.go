@@ -171,7 +171,7 @@ func (c *Controller) ctldScriptEnv(j *jobRecord, epilog bool) []string {
 	set("SLURM_JOB_NAME", d.Name)
 	set("SLURM_JOB_NODELIST", hostlist.Compress(j.Nodes))
 	if len(j.CPUsPerNode) > 0 {
-		set("SLURM_JOB_CPUS_PER_NODE", compressCounts(j.CPUsPerNode))
+		set("SLURM_JOB_CPUS_PER_NODE", compressCounts(c.t.usedCPUs(j)))
 		set("SLURM_JOB_NUM_NODES", u(uint32(len(j.Nodes))))
 	}
 	set("SLURM_JOB_PARTITION", j.Partition)

@@ -85,6 +85,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 			Usable:     n.usable(),
 			Gres:       gresOfNode(n),
 		})
+		s.nodes[len(s.nodes)-1].ThreadsPerCore = n.tpc() // whole cores (select_cores.go)
 	}
 	for _, name := range c.t.partOrder {
 		p := c.t.parts[name]
@@ -129,6 +130,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		ArrayJobID:   j.ArrayJobID,
 		Gres:         j.gresReq(),
 	}
+	sj.NTasksPerCore, sj.ThreadsPerCore = j.ntasksPerCore(), j.threadsPerCore()
 	if j.TimeLimit == wire.Infinite {
 		sj.TimeLimit = scheduler.Infinite
 	}

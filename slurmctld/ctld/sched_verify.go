@@ -9,6 +9,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
 )
 
@@ -74,9 +75,21 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 	for i, name := range s.Nodes {
 		node := c.t.nodes[name]
 		cpus := s.CPUs[i]
+		var cores selection.Cores
+		var held uint32
+		servable := false
+		if node != nil {
+			cores, servable = j.coresOn(node)
+			held = c.t.heldOn(j, node, cpus) // whole cores (select_cores.go)
+			if c.t.wholeCores {
+				cpus = held // under CR_Core the job's CPUs are its cores', whatever the plan said
+			}
+		}
 		switch {
 		case node == nil:
 			return nil, allocation{}, fmt.Errorf("unknown node %s", name)
+		case !servable:
+			return nil, allocation{}, fmt.Errorf("node %s has %d threads per core, job asks for %d", name, node.tpc(), j.threadsPerCore())
 		case slices.Contains(s.Nodes[:i], name):
 			return nil, allocation{}, fmt.Errorf("node %s named twice", name)
 		case !inList(part.nodes, name):
@@ -91,19 +104,19 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			return nil, allocation{}, fmt.Errorf("exclusive job on node %s, which runs jobs", name)
 		case j.Exclusive && cpus != node.cpus():
 			return nil, allocation{}, fmt.Errorf("exclusive job given %d of node %s's %d CPUs", cpus, name, node.cpus())
-		case cpus < cpt:
+		case cpus < cpt || cores.Tasks(held) == 0:
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than one task's %d", cpus, name, cpt)
 		case cpus < minCPUs:
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --mincpus=%d", cpus, name, minCPUs)
-		case node.allocCPUs+cpus > node.cpus():
-			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, cpus, node.cpus())
-		case cpus > node.partRoom(part):
-			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed what partition %s's MaxCPUsPerNode=%d leaves (%d)", cpus, name, part.conf.Name, part.conf.MaxCPUsPerNode, node.partRoom(part))
-		case j.TasksPerNod > 0 && !j.Exclusive && cpus > max(j.TasksPerNod*cpt, minCPUs):
+		case node.allocCPUs+held > node.cpus():
+			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, held, node.cpus())
+		case held > node.partRoom(part):
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed what partition %s's MaxCPUsPerNode=%d leaves (%d)", held, name, part.conf.Name, part.conf.MaxCPUsPerNode, node.partRoom(part))
+		case j.TasksPerNod > 0 && !j.Exclusive && cpus > cores.CPUs(c.t.wholeCores, j.TasksPerNod, minCPUs):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed --ntasks-per-node=%d", cpus, name, j.TasksPerNod)
 		}
 		if c.trackMem {
-			a.mem = max(a.mem, j.memPerNode(cpus))
+			a.mem = max(a.mem, j.memPerNode(cores.UsedCPUs(c.t.wholeCores, cpus, j.threadsPerCore())))
 		}
 		// The devices are the controller's choice, from its own tables (gres.go), whatever
 		// the plan counted.
@@ -114,7 +127,7 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			}
 			a.gres = append(a.gres, tk)
 		}
-		total += cpus / cpt
+		total += cores.Tasks(held)
 		a.nodes = append(a.nodes, name)
 		a.cpus = append(a.cpus, cpus)
 	}

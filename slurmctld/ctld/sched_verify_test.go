@@ -129,3 +129,74 @@ func TestApplyPlan_CountsEarlierStarts(t *testing.T) {
 		t.Fatalf("starts=%d job5=%s job6=%s n1 alloc=%d; want only job 5 started with 3 CPUs", len(starts), st5, st6, alloc)
 	}
 }
+
+// TestVerifyStart_WholeCores: on nodes of two cores of two threads a start is held to whole
+// cores: under CR_CPU a one-CPU job still takes a core of the node, so a third such job is
+// refused; under CR_Core the job's CPUs become its cores' whatever the plan said, and a
+// --hint=nomultithread job given one core for two tasks is refused.
+func TestVerifyStart_WholeCores(t *testing.T) {
+	for _, mode := range []string{"CR_CPU", "CR_Core"} {
+		t.Run(mode, func(t *testing.T) {
+			path, err := WriteTestConfig(t.TempDir(), 6817, TestConfig{Nodes: 1, Shape: "Sockets=1 CoresPerSocket=2 ThreadsPerCore=2", SelectTypeParameters: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, key := loadTest(t, path)
+			c, err := New(Options{Config: cfg, Key: key, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Scheduler: idleScheduler{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.t.nodes["n1"].rec.State = uint32(states.NodeIdle)
+			start := func(id uint32, cpus uint32) (allocation, error) {
+				j := pendingJob(id)
+				j.NumTasks = 1
+				c.t.jobs[id] = j
+				_, a, err := c.verifyStart(scheduler.Start{JobID: id, Nodes: []string{"n1"}, CPUs: []uint32{cpus}}, 100, c.inUse(), map[uint32]bool{})
+				if err == nil {
+					j.Nodes, j.CPUsPerNode, j.State = a.nodes, a.cpus, uint32(states.JobRunning)
+					c.t.hold(j)
+				}
+				return a, err
+			}
+			j := pendingJob(9) // -n2 --hint=nomultithread
+			j.editDesc(func(d *wire.JobDesc) { d.ThreadsPerCore = 1 })
+			c.t.jobs[9] = j
+			_, a, err := c.verifyStart(scheduler.Start{JobID: 9, Nodes: []string{"n1"}, CPUs: []uint32{2}}, 100, c.inUse(), map[uint32]bool{})
+			switch {
+			case mode == "CR_Core" && (err == nil || !strings.Contains(err.Error(), "room for 1 tasks")):
+				t.Errorf("two nomultithread tasks given one core: %v, want refused", err)
+			case mode == "CR_CPU" && err != nil:
+				t.Errorf("two nomultithread tasks given 2 CPUs (two cores under CR_CPU): %v", err)
+			case mode == "CR_CPU":
+				j.Nodes, j.CPUsPerNode = a.nodes, a.cpus
+				if got := c.t.heldOn(j, c.t.nodes["n1"], a.cpus[0]); got != 4 {
+					t.Errorf("two nomultithread tasks under CR_CPU hold %d CPUs of the node, want 4", got)
+				}
+			}
+			delete(c.t.jobs, 9)
+			want := uint32(1)
+			if mode == "CR_Core" {
+				want = 2
+			}
+			for id := uint32(1); id <= 2; id++ {
+				a, err := start(id, 1)
+				if err != nil || a.cpus[0] != want {
+					t.Fatalf("one-task job %d: %v, CPUs %v; want %d", id, err, a.cpus, want)
+				}
+				if got := c.t.nodes["n1"].allocCPUs; got != 2*id {
+					t.Errorf("after job %d the node holds %d CPUs, want %d", id, got, 2*id)
+				}
+			}
+			if _, err := start(3, 1); err == nil || !strings.Contains(err.Error(), "over-allocated") {
+				t.Errorf("a third one-task job on two cores: %v, want over-allocated", err)
+			}
+			c.t.release(c.t.jobs[1])
+			if got := c.t.nodes["n1"].allocCPUs; got != 2 {
+				t.Errorf("after releasing job 1 the node holds %d CPUs, want 2", got)
+			}
+		})
+	}
+}

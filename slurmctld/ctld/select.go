@@ -16,7 +16,8 @@ type allocation struct {
 }
 
 // fitsEver says whether the job could run on its partition if every node there were idle
-// and up (select/cons_tres with CR_CPU: CPUs are the consumable resource).
+// and up, as far as its CPU count goes (the partition's limits; whole cores are
+// placeableEver's).
 func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 	if uint32(len(p.nodes)) < j.MinNodes {
 		return false
@@ -36,10 +37,11 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 }
 
 // selectNodes chooses nodes for j in partition p from the nodes free now, or returns false.
-// Like select/cons_tres with CR_CPU: CPUs are counted (memory too when SelectTypeParameters
-// say so), --nodelist nodes are taken first, --exclude nodes never, then nodes in
-// configuration order; tasks fill each node before the next (block distribution), every node
-// gets at least one task, --ntasks-per-node caps a node, --exclusive takes whole idle nodes.
+// Like select/cons_tres: CPUs are counted, as whole cores on nodes with several threads per
+// core (select_cores.go), and memory too when SelectTypeParameters say so; --nodelist nodes
+// are taken first, --exclude nodes never, then nodes in configuration order; tasks fill each
+// node before the next (block distribution), every node gets at least one task,
+// --ntasks-per-node caps a node, --exclusive takes whole idle nodes.
 func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
 	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
@@ -64,6 +66,10 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 				return 0, false
 			}
 		}
+		cores, ok := j.coresOn(n)
+		if !ok {
+			return 0, false // more threads per core than the node has
+		}
 		free := n.cpus() - min(n.allocCPUs, n.cpus())
 		if j.Exclusive {
 			if n.jobs > 0 || n.partRoom(p) < n.cpus() {
@@ -72,10 +78,10 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 			free = n.cpus()
 		}
 		free = min(free, n.partRoom(p)) // MaxCPUsPerNode
-		if free < minCPUs {
+		if cores.Usable(free) < minCPUs {
 			return 0, false // --mincpus
 		}
-		c := free / cpt
+		c := cores.Tasks(free)
 		if j.TasksPerNod > 0 {
 			c = min(c, j.TasksPerNod)
 		}
@@ -87,7 +93,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 						return 0, false
 					}
 				} else {
-					c = min(c, uint32(avail/j.MemPerCPU/uint64(cpt)))
+					c = min(c, cores.MemTasks(avail, j.MemPerCPU, t.wholeCores, j.threadsPerCore()))
 				}
 			}
 		}
@@ -139,18 +145,20 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	}
 	a := allocation{}
 	for i, c := range chosen {
+		n := t.nodes[c.name]
 		a.nodes = append(a.nodes, c.name)
-		cpus := max(tasks[i]*cpt, minCPUs)
+		cores, _ := j.coresOn(n) // capOf said n can serve j
+		cpus := cores.CPUs(t.wholeCores, tasks[i], minCPUs)
 		if j.Exclusive {
-			cpus = t.nodes[c.name].cpus()
+			cpus = n.cpus()
 		}
 		a.cpus = append(a.cpus, cpus)
 		if len(j.Gres) > 0 {
-			tk, _ := t.nodes[c.name].assignGres(j)
+			tk, _ := n.assignGres(j)
 			a.gres = append(a.gres, tk)
 		}
 		if trackMem {
-			a.mem = max(a.mem, j.memPerNode(cpus))
+			a.mem = max(a.mem, j.memPerNode(cores.UsedCPUs(t.wholeCores, cpus, j.threadsPerCore())))
 		}
 	}
 	return a, true

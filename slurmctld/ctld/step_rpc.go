@@ -179,7 +179,7 @@ func (c *Controller) allocInfo(j *jobRecord) *wire.JobAllocInfo {
 	return &wire.JobAllocInfo{
 		JobID: j.JobID, State: j.State, Reason: j.Reason, Name: j.descStr(descName), Partition: j.Partition,
 		UserName: c.names.user(j.UserID), NodeList: hostlist.Compress(j.Nodes),
-		Nodes: append([]string(nil), j.Nodes...), CPUsPerNode: append([]uint32(nil), j.CPUsPerNode...),
+		Nodes: append([]string(nil), j.Nodes...), CPUsPerNode: c.t.usedCPUs(j),
 		NumTasks: j.NumTasks, CPUsPerTask: j.CPUsPerTask, ClusterName: c.config().ClusterName,
 	}
 }
@@ -280,7 +280,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		Tasks: a.tasks, CPUsOnNode: a.cpus, CPUsPerTask: cpt,
 		KillWait: uint32(c.config().KillWait), TimeLimit: j.TimeLimit, JobName: j.descStr(descName),
 		Partition: j.Partition, JobNodeList: hostlist.Compress(j.Nodes),
-		JobCPUs: append([]uint32(nil), j.CPUsPerNode...), ClusterName: c.config().ClusterName,
+		JobCPUs: c.t.usedCPUs(j), ClusterName: c.config().ClusterName,
 		UserName: c.names.user(j.UserID), GPUs: gpus,
 	}
 	for _, t := range a.tasks {

@@ -8,6 +8,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
 
 // Record kinds and counters in the store.
@@ -277,6 +278,9 @@ type tables struct {
 	// scriptRefs counts, per shared script row, the array records using it
 	// (job_record_script.go).
 	scriptRefs map[uint32]uint32
+	// wholeCores: a job's CPUs on a node are the whole cores it takes (CR_Core, CR_Socket;
+	// select_cores.go). SelectTypeParameters change only with a restart.
+	wholeCores bool
 }
 
 func newTables(cfg *conf.Config) *tables {
@@ -286,6 +290,7 @@ func newTables(cfg *conf.Config) *tables {
 		parts:      map[string]*partEntry{},
 		lowPrio:    maxPriorityBase,
 		scriptRefs: map[uint32]uint32{},
+		wholeCores: selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters).WholeCores,
 	}
 	for _, n := range cfg.Nodes {
 		st := states.NodeUnknown
@@ -381,8 +386,9 @@ func (t *tables) hold(j *jobRecord) {
 		if n == nil {
 			continue
 		}
-		n.allocCPUs += j.CPUsPerNode[i]
-		n.holdPartCPUs(j.Partition, int64(j.CPUsPerNode[i]))
+		held := t.heldOn(j, n, j.CPUsPerNode[i])
+		n.allocCPUs += held
+		n.holdPartCPUs(j.Partition, int64(held))
 		n.allocMem += j.MemAlloc
 		n.jobs++
 		if j.Exclusive {
@@ -403,8 +409,9 @@ func (t *tables) release(j *jobRecord) {
 		if n == nil {
 			continue
 		}
-		n.allocCPUs -= min(n.allocCPUs, j.CPUsPerNode[i])
-		n.holdPartCPUs(j.Partition, -int64(j.CPUsPerNode[i]))
+		held := t.heldOn(j, n, j.CPUsPerNode[i])
+		n.allocCPUs -= min(n.allocCPUs, held)
+		n.holdPartCPUs(j.Partition, -int64(held))
 		n.allocMem -= min(n.allocMem, j.MemAlloc)
 		n.jobs--
 		if j.Exclusive {

@@ -24,6 +24,10 @@ type TestConfig struct {
 	RealMemory uint64 // MiB per node; default 1000
 	NodePort   int    // the nodes' Port= (their slurmd); default 6818
 	Extra      string
+	// Shape, when set, replaces the nodes' CPUs= (e.g. "Sockets=1 CoresPerSocket=2
+	// ThreadsPerCore=2"); SelectTypeParameters replaces CR_CPU.
+	Shape                string
+	SelectTypeParameters string
 	// Now, when set, is the controller's clock (StartTestCluster only), so tests can move
 	// time past limits without waiting.
 	Now func() time.Time
@@ -48,8 +52,14 @@ func WriteTestConfig(dir string, ctldPort int, tc TestConfig) (string, error) {
 	fmt.Fprintf(&b, "ClusterName=orbittest\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=%d\n", ctldPort)
 	fmt.Fprintf(&b, "AuthType=auth/slurm\nCredType=cred/slurm\n")
 	fmt.Fprintf(&b, "StateSaveLocation=%s\nSlurmdSpoolDir=%s\n", filepath.Join(dir, "state"), filepath.Join(dir, "spool", "%n"))
-	fmt.Fprintf(&b, "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\nReturnToService=2\n")
-	fmt.Fprintf(&b, "NodeName=n[1-%d] NodeHostname=localhost NodeAddr=127.0.0.1 Port=%d CPUs=%d RealMemory=%d State=UNKNOWN\n", tc.Nodes, tc.NodePort, tc.CPUs, tc.RealMemory)
+	if tc.SelectTypeParameters == "" {
+		tc.SelectTypeParameters = "CR_CPU"
+	}
+	if tc.Shape == "" {
+		tc.Shape = fmt.Sprintf("CPUs=%d", tc.CPUs)
+	}
+	fmt.Fprintf(&b, "SelectType=select/cons_tres\nSelectTypeParameters=%s\nReturnToService=2\n", tc.SelectTypeParameters)
+	fmt.Fprintf(&b, "NodeName=n[1-%d] NodeHostname=localhost NodeAddr=127.0.0.1 Port=%d %s RealMemory=%d State=UNKNOWN\n", tc.Nodes, tc.NodePort, tc.Shape, tc.RealMemory)
 	fmt.Fprintf(&b, "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n")
 	b.WriteString(tc.Extra)
 	path := filepath.Join(dir, "slurm.conf")

@@ -13,6 +13,7 @@ package cluster
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,11 +52,13 @@ type Options struct {
 	// Node shape, for tests that compare with a reference whose node is not the default
 	// "CPUs=N RealMemory=1000" one (see testsuite/scenario, testsuite/sinfo): when Sockets is
 	// set the node line says Sockets/CoresPerSocket/ThreadsPerCore instead of CPUs=.
-	Sockets        int    // sockets per node [unset: CPUs=CPUsPerNode]
-	CoresPerSocket int    // [1 when Sockets is set]
-	ThreadsPerCore int    // [1 when Sockets is set]
-	RealMemory     int    // MB per node [1000]
-	NodeHostname   string // NodeHostname= of every node [unset: the node name]
+	Sockets        int // sockets per node [unset: CPUs=CPUsPerNode]
+	CoresPerSocket int // [1 when Sockets is set]
+	ThreadsPerCore int // [1 when Sockets is set]
+	// SelectTypeParameters of select/cons_tres [CR_CPU].
+	SelectTypeParameters string
+	RealMemory           int    // MB per node [1000]
+	NodeHostname         string // NodeHostname= of every node [unset: the node name]
 	// ControllerHost is the name in SlurmctldHost=NAME(127.0.0.1) [localhost].
 	ControllerHost string
 	// InProcess starts the controller (slurmctld/ctld) and the node daemon (slurmd/node) in
@@ -198,7 +201,7 @@ func (c *Cluster) conf(t testing.TB) string {
 		taskPlugin = "task/none"
 	}
 	fmt.Fprintf(&b, "ProctrackType=proctrack/linuxproc\nTaskPlugin=%s\n", taskPlugin)
-	fmt.Fprintf(&b, "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\n")
+	fmt.Fprintf(&b, "SelectType=select/cons_tres\nSelectTypeParameters=%s\n", cmp.Or(c.Opts.SelectTypeParameters, "CR_CPU"))
 	fmt.Fprintf(&b, "MinJobAge=%d\nKillWait=2\nReturnToService=2\n", c.Opts.MinJobAge)
 	if c.Opts.ExtraConf != "" {
 		b.WriteString(strings.TrimRight(c.Opts.ExtraConf, "\n") + "\n")

@@ -1,11 +1,13 @@
 package e2e_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/testbin"
@@ -70,31 +72,111 @@ func TestSiteOptionsRun(t *testing.T) {
 	c.Run(t, "scancel", strconv.FormatUint(id, 10))
 }
 
-// TestSiteOptionsRefused: on nodes with two threads per core --hint would change how Slurm
-// counts CPUs, which Orbit does not model: sbatch refuses it by name and submits nothing;
-// srun outside an allocation cannot check the nodes and refuses it too.
-func TestSiteOptionsRefused(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, Sockets: 1, CoresPerSocket: 2, ThreadsPerCore: 2, MinJobAge: 300})
+// TestWholeCores: on a node with two threads per core a job holds whole cores, and
+// --hint=nomultithread, --ntasks-per-core and --threads-per-core say how many threads of
+// each it uses, as the reference Slurm 22.05 showed for the same requests on a node of the
+// same shape (2 cores of 2 threads) under CR_Core_Memory: squeue's CPUs, sinfo's A/I/O/T,
+// the reason of a job that no longer fits, the refusals, and the environment a
+// nomultithread job and its steps see.
+func TestWholeCores(t *testing.T) {
+	testbin.Path(t, "srun") // built before any job runs: jobs find Orbit's srun first on PATH
+	c := cluster.Start(t, cluster.Options{Nodes: 1, Sockets: 1, CoresPerSocket: 2, ThreadsPerCore: 2,
+		SelectTypeParameters: "CR_Core_Memory", MinJobAge: 300})
+	submit := func(args ...string) uint32 {
+		t.Helper()
+		out, errOut, code := c.Run(t, "sbatch", append([]string{"--parsable", "--mem=10"}, args...)...)
+		id, err := strconv.ParseUint(strings.TrimSpace(out), 10, 32)
+		if code != 0 || err != nil {
+			t.Fatalf("sbatch %v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+		return uint32(id)
+	}
+	sh := func(cmd string, args ...string) string {
+		t.Helper()
+		out, errOut, code := c.Run(t, cmd, args...)
+		if code != 0 {
+			t.Fatalf("%s %v: exit %d, stderr %q", cmd, args, code, errOut)
+		}
+		return out
+	}
+	// One task takes a whole core: two of the node's four CPUs.
+	one := submit("-n1", "--wrap", "sleep 300")
+	c.WaitJob(t, one, states.JobRunning)
+	if got := sh("squeue", "-h", "-j", fmt.Sprint(one), "-o", "%C %t"); got != "2 R\n" {
+		t.Errorf("-n1 job: squeue %%C %%t = %q, want \"2 R\"", got)
+	}
+	if got := sh("sinfo", "-h", "-o", "%C %T"); got != "2/2/0/4 mixed\n" {
+		t.Errorf("sinfo after -n1: %q, want \"2/2/0/4 mixed\"", got)
+	}
+	// A second one-task job takes the other core; a third waits for Resources.
+	two := submit("-n1", "--hint=nomultithread", "--wrap", "sleep 300")
+	c.WaitJob(t, two, states.JobRunning)
+	three := submit("-n1", "--wrap", "sleep 300")
+	deadline := time.Now().Add(15 * time.Second)
+	for sh("squeue", "-h", "-j", fmt.Sprint(three), "-o", "%r") != "Resources\n" && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got := sh("squeue", "-h", "-o", "%i %C %t %r", "--sort", "i"); got != fmt.Sprintf("%d 2 R None\n%d 2 R None\n%d 1 PD Resources\n", one, two, three) {
+		t.Errorf("three one-task jobs on two cores: squeue\n%s", got)
+	}
+	if got := sh("sinfo", "-h", "-o", "%C %T"); got != "4/0/0/4 allocated\n" {
+		t.Errorf("sinfo with both cores held: %q, want \"4/0/0/4 allocated\"", got)
+	}
+	c.Run(t, "scancel", fmt.Sprint(one), fmt.Sprint(two), fmt.Sprint(three))
+
+	// More cores than the node has, or more threads per core, is refused at submit.
 	for _, tc := range []struct {
-		cmd  string
 		args []string
 		want string
 	}{
-		{"sbatch", []string{"--hint=nomultithread", "--wrap", "true"}, "sbatch: error: --hint on nodes with ThreadsPerCore>1 is not supported by Orbit's sbatch yet\n"},
-		{"sbatch", []string{"--ntasks-per-core=1", "--wrap", "true"}, "sbatch: error: --ntasks-per-core on nodes with ThreadsPerCore>1 is not supported by Orbit's sbatch yet\n"},
-		{"srun", []string{"--hint=nomultithread", "true"}, "srun: error: --hint outside an allocation is not supported by Orbit's srun yet\n"},
+		{[]string{"-n3", "--hint=nomultithread"}, "sbatch: error: Batch job submission failed: Requested node configuration is not available\n"},
+		{[]string{"-n1", "-c3", "--ntasks-per-core=1", "--threads-per-core=1"}, "sbatch: error: Batch job submission failed: Requested node configuration is not available\n"},
+		{[]string{"--threads-per-core=4"}, "sbatch: error: Socket, core and/or thread specification can not be satisfied\n" +
+			"sbatch: error: Batch job submission failed: Requested node configuration is not available\n"},
 	} {
-		out, errOut, code := c.Run(t, tc.cmd, tc.args...)
+		out, errOut, code := c.Run(t, "sbatch", append(tc.args, "--wrap", "true")...)
 		if code != 1 || out != "" || errOut != tc.want {
-			t.Errorf("%s %v: exit %d, stdout %q, stderr %q; want exit 1, stderr %q", tc.cmd, tc.args, code, out, errOut, tc.want)
+			t.Errorf("sbatch %v: exit %d, stdout %q, stderr %q; want exit 1, stderr %q", tc.args, code, out, errOut, tc.want)
 		}
 	}
-	if out, errOut, code := c.Run(t, "squeue", "-h", "-o", "%i"); code != 0 || out != "" {
-		t.Errorf("squeue after refused submissions: exit %d, stdout %q, stderr %q; want no job", code, out, errOut)
+
+	// A nomultithread job holds two cores (NumCPUs=4) but reports the two threads it uses to
+	// its batch script; its steps get the cores' CPUs, and --mem-per-cpu counts the threads.
+	script := filepath.Join(c.WorkDir, "nomt.sh")
+	body := "#!/bin/bash\n#SBATCH -n2 --hint=nomultithread --mem-per-cpu=100 -o nomt.out\n" +
+		"echo batch $SLURM_CPUS_ON_NODE $SLURM_JOB_CPUS_PER_NODE $SLURM_TASKS_PER_NODE $SLURM_THREADS_PER_CORE\n" +
+		"srun bash -c 'echo step $SLURM_CPUS_ON_NODE $SLURM_JOB_CPUS_PER_NODE $SLURM_STEP_TASKS_PER_NODE' | sort | uniq -c\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	// What changes nothing there is still accepted.
-	if _, errOut, code := c.Run(t, "sbatch", "-H", "--cpu-freq=low", "--profile=none", "-m", "cyclic", "--wrap", "true"); code != 0 {
-		t.Errorf("sbatch with environment-only options: exit %d, stderr %q", code, errOut)
+	idOut := sh("sbatch", "--parsable", script)
+	id, err := strconv.ParseUint(strings.TrimSpace(idOut), 10, 32)
+	if err != nil {
+		t.Fatalf("sbatch --parsable printed %q", idOut)
+	}
+	j := c.WaitJob(t, uint32(id), states.JobComplete)
+	if j == nil {
+		t.Fatal("nomultithread job did not complete")
+	}
+	if j.NumCPUs != 4 {
+		t.Errorf("nomultithread -n2 job: NumCPUs=%d, want 4", j.NumCPUs)
+	}
+	got, err := os.ReadFile(filepath.Join(c.WorkDir, "nomt.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "batch 2 2 2 1\nsrun: cluster configuration lacks support for cpu binding\n      2 step 4 2 2\n"
+	if string(got) != want {
+		t.Errorf("nomultithread job output %q, want %q", got, want)
+	}
+	if got := sh("scontrol", "show", "job", fmt.Sprint(id)); !strings.Contains(got, "TRES=cpu=4,mem=200M,node=1,billing=4") {
+		t.Errorf("nomultithread job's TRES: want cpu=4,mem=200M (100M for each of the two threads used):\n%s", got)
+	}
+
+	// srun outside an allocation asks the controller for the same.
+	out, errOut, code := c.Run(t, "srun", "-n2", "--hint=nomultithread", "--mem=10", "bash", "-c", "echo $SLURM_CPUS_ON_NODE $SLURM_JOB_CPUS_PER_NODE")
+	if code != 0 || out != "4 2\n4 2\n" || errOut != "" {
+		t.Errorf("srun -n2 --hint=nomultithread: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 

@@ -4,11 +4,13 @@
 // that they agree with each other and with the controller's verification on what "fits"
 // means.
 //
-// What is consumed follows SelectTypeParameters (see Mode): CR_CPU and CR_Core count CPUs
-// (they differ only on nodes with several threads per core, which a scheduler.Node does not
-// describe, so here they are the same), CR_Memory counts memory only (CPUs are shared
-// between jobs, a job still gets at most a node's CPUs), and the _Memory variants count
-// both. select/linear allocates whole nodes.
+// What is consumed follows SelectTypeParameters (see Mode): CR_CPU and CR_Core count CPUs,
+// CR_Memory counts memory only (CPUs are shared between jobs, a job still gets at most a
+// node's CPUs), and the _Memory variants count both. select/linear allocates whole nodes.
+// On a node with several threads per core (Node.ThreadsPerCore) a job takes whole cores,
+// and --hint, --threads-per-core and --ntasks-per-core say how many threads of each its
+// tasks use; CR_CPU and CR_Core differ only in the CPUs the job is said to have there
+// (cores.go).
 //
 // --gres is counted per node (gres.go): a node takes a job only with enough free units of
 // each requested GRES (of the requested type, or any type), typed requests served first;

@@ -10,12 +10,17 @@ type Mode struct {
 	Memory bool
 	// WholeNode is select/linear: every job takes whole nodes.
 	WholeNode bool
+	// WholeCores is CR_Core and CR_Socket (and the default, CR_Core_Memory): a job's CPUs on
+	// a node with several threads per core are the whole cores it takes (cores.go). Under
+	// CR_CPU and CR_Memory they are the CPUs its tasks ask for.
+	WholeCores bool
 }
 
 // ParseMode reads SelectType and SelectTypeParameters as slurmctld does. An empty
-// SelectTypeParameters counts CPUs only, as the controller's own scheduler always did.
+// SelectTypeParameters counts CPUs (as whole cores, like Slurm's default CR_Core_Memory)
+// but not memory, as the controller's own scheduler always did.
 func ParseMode(selectType, params string) Mode {
-	m := Mode{CPUs: true}
+	m := Mode{CPUs: true, WholeCores: true}
 	if strings.EqualFold(strings.TrimSpace(selectType), "select/linear") {
 		m.WholeNode = true
 	}
@@ -23,8 +28,11 @@ func ParseMode(selectType, params string) Mode {
 		p = strings.ToUpper(strings.TrimSpace(p))
 		switch {
 		case p == "CR_MEMORY":
-			m.CPUs = false
+			m.CPUs, m.WholeCores = false, false
 			m.Memory = true
+		case strings.HasPrefix(p, "CR_CPU"):
+			m.WholeCores = false
+			m.Memory = m.Memory || p == "CR_CPU_MEMORY"
 		case strings.HasPrefix(p, "CR_") && strings.HasSuffix(p, "_MEMORY"):
 			m.Memory = true
 		}

@@ -173,9 +173,31 @@ func (p *Pool) Node(name string) *Free {
 // Names is the nodes in configuration order.
 func (p *Pool) Names() []string { return p.order }
 
-// TakeJob books what a running job holds (its Nodes, CPUs and Mem).
+// TakeJob books what a running job holds (its Nodes, CPUs and Mem, and the whole cores
+// behind its CPUs).
 func (p *Pool) TakeJob(j *scheduler.Job) {
-	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition}, j.Exclusive)
+	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Held: p.HeldFor(j, j.Nodes, j.CPUs), Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition}, j.Exclusive)
+}
+
+// HeldFor is Alloc.Held for job j given cpus[k] CPUs on nodes[k] (its allocation, or a
+// start planned for it): what those CPUs take of each node where that is more (whole cores
+// under CR_CPU); nil when it is the CPUs everywhere.
+func (p *Pool) HeldFor(j *scheduler.Job, nodes []string, cpus []uint32) []uint32 {
+	var out []uint32
+	for k, name := range nodes {
+		f := p.Node(name)
+		if f == nil || k >= len(cpus) || j.Exclusive {
+			continue
+		}
+		c, _ := JobCores(&f.Node, j)
+		if h := c.Held(p.Mode.WholeCores, cpus[k]); h != cpus[k] {
+			if out == nil {
+				out = slices.Clone(cpus)
+			}
+			out[k] = h
+		}
+	}
+	return out
 }
 
 // Take books an allocation; exclusive marks its nodes as held whole.
@@ -257,7 +279,9 @@ func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
 			continue
 		}
 		var c uint32
-		if k < len(a.CPUs) {
+		if k < len(a.Held) {
+			c = a.Held[k]
+		} else if k < len(a.CPUs) {
 			c = a.CPUs[k]
 		}
 		b.idx = append(b.idx, int32(i))

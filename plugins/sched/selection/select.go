@@ -17,6 +17,10 @@ type Alloc struct {
 	// Partition is the partition the job runs in: its CPUs count against the partition's
 	// MaxCPUsPerNode (Pool.LimitPartitions).
 	Partition string
+	// Held is what the allocation takes of Nodes[i] where that is more than CPUs[i]: the
+	// whole cores behind a CR_CPU job's CPUs on a node with several threads per core
+	// (cores.go). Nil when it is CPUs on every node.
+	Held []uint32
 }
 
 // MemPerNode is the memory a job counts on a node where it has cpus CPUs.
@@ -174,22 +178,31 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		left -= add
 	}
 	a := Alloc{Partition: part.Name}
+	wc := p.Mode.WholeCores
 	for i, cd := range chosen {
+		f := p.Node(cd.name)
 		a.Nodes = append(a.Nodes, cd.name)
-		cpus := max(tasks[i]*cpt, j.MinCPUs) // --mincpus: at least that many on each node
+		cores, _ := JobCores(&f.Node, j)            // capacity said the node can serve the job
+		cpus := cores.CPUs(wc, tasks[i], j.MinCPUs) // --mincpus: at least that many on each node
+		held := cores.Held(wc, cpus)
 		if whole {
-			cpus = p.Node(cd.name).Node.CPUs
+			cpus, held = f.Node.CPUs, f.Node.CPUs
 		}
 		a.CPUs = append(a.CPUs, cpus)
+		if held != cpus && a.Held == nil {
+			a.Held = slices.Clone(a.CPUs[:i])
+		}
+		if a.Held != nil {
+			a.Held = append(a.Held, held)
+		}
 		if len(j.Gres) > 0 {
-			f := p.Node(cd.name)
 			take, _ := TakeGres(f.Node.Gres, p.GresUsed(cd.name), j.Gres)
 			a.Gres = append(a.Gres, take)
 		}
 		if p.Mode.Memory {
 			// Memory follows the CPUs the tasks use (an --exclusive job's spare CPUs do not
 			// multiply --mem-per-cpu).
-			a.Mem = max(a.Mem, MemPerNode(j, tasks[i]*cpt))
+			a.Mem = max(a.Mem, MemPerNode(j, cores.UsedCPUs(wc, cores.CPUs(wc, tasks[i], 0), j.ThreadsPerCore)))
 		}
 	}
 	// One memory figure is counted on every node (Start.Mem), so it must fit on each of

@@ -87,15 +87,19 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 	if whole && f.Jobs > 0 {
 		return 0, false
 	}
+	cores, ok := JobCores(&f.Node, j)
+	if !ok {
+		return 0, false // more threads per core than the node has
+	}
 	free := f.Node.CPUs
 	if mode.CPUs && !whole {
 		free -= min(f.AllocCPUs, free)
 	}
 	free = min(free, room)
-	if free < j.MinCPUs {
-		return 0, false // --mincpus
+	if cores.Usable(free) < j.MinCPUs {
+		return 0, false // --mincpus, of the threads the job uses
 	}
-	n := free / cpt
+	n := cores.Tasks(free)
 	if j.TasksPerNode > 0 {
 		n = min(n, j.TasksPerNode)
 	}
@@ -106,7 +110,7 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 				return 0, false
 			}
 		} else {
-			n = min(n, uint32(avail/j.MemPerCPU/uint64(cpt)))
+			n = min(n, cores.MemTasks(avail, j.MemPerCPU, mode.WholeCores, j.ThreadsPerCore))
 		}
 	}
 	return n, n > 0
