@@ -69,3 +69,66 @@ func (c *Config) SelectTypeParam() uint16 {
 	}
 	return v
 }
+
+// CtldSelectTypeParameters is the SelectTypeParameters slurmctld runs with: the configured
+// ones, or CR_Core_Memory for select/cons_tres and select/cons_res without any (their
+// select_p_node_init sets it, and scontrol show config then reports it). Commands keep
+// SelectTypeParameters as written: in Slurm only the controller applies the default.
+func (c *Config) CtldSelectTypeParameters() string {
+	if c.SelectTypeParam() == 0 && consumableSelect(c.SelectType) {
+		return "CR_Core_Memory"
+	}
+	return c.SelectTypeParameters
+}
+
+// CtldSelectTypeParam is CtldSelectTypeParameters as bits.
+func (c *Config) CtldSelectTypeParam() uint16 {
+	if c.SelectTypeParam() == 0 && consumableSelect(c.SelectType) {
+		return crBits["cr_core_memory"]
+	}
+	return c.SelectTypeParam()
+}
+
+func consumableSelect(selectType string) bool {
+	switch strings.ToLower(strings.TrimSpace(selectType)) {
+	case "select/cons_tres", "select/cons_res", "":
+		return true
+	}
+	return false
+}
+
+// selectTypeParamString is Slurm's select_type_param_string: the resource type, then the
+// flags, in its words and order ("CR_CORE_MEMORY,CR_ONE_TASK_PER_CORE"); "NONE" for none.
+func selectTypeParamString(v uint16) string {
+	const cpu, socket, core, memory = 0x0001, 0x0002, 0x0004, 0x0010
+	var words []string
+	switch {
+	case v&cpu != 0 && v&memory != 0:
+		words = append(words, "CR_CPU_MEMORY")
+	case v&core != 0 && v&memory != 0:
+		words = append(words, "CR_CORE_MEMORY")
+	case v&socket != 0 && v&memory != 0:
+		words = append(words, "CR_SOCKET_MEMORY")
+	case v&cpu != 0:
+		words = append(words, "CR_CPU")
+	case v&core != 0:
+		words = append(words, "CR_CORE")
+	case v&socket != 0:
+		words = append(words, "CR_SOCKET")
+	case v&memory != 0:
+		words = append(words, "CR_MEMORY")
+	}
+	for _, f := range []struct {
+		bit  uint16
+		word string
+	}{{0x0020, "OTHER_CONS_RES"}, {0x0800, "OTHER_CONS_TRES"}, {0x0100, "CR_ONE_TASK_PER_CORE"},
+		{0x1000, "CR_CORE_DEFAULT_DIST_BLOCK"}, {0x4000, "CR_LLN"}, {0x0200, "CR_PACK_NODES"}} {
+		if v&f.bit != 0 {
+			words = append(words, f.word)
+		}
+	}
+	if len(words) == 0 {
+		return "NONE"
+	}
+	return strings.Join(words, ",")
+}

@@ -154,6 +154,12 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			line(name, c.EnforcePartLimits)
 		case "HealthCheckNodeState":
 			line(name, healthCheckNodeStateString(c.HealthCheckNodeState))
+		case "SelectTypeParameters":
+			// The controller's bits, in Slurm's words; none at all (select/linear without
+			// any) is no line.
+			if v := c.CtldSelectTypeParam(); v != 0 {
+				line(name, selectTypeParamString(v))
+			}
 		default:
 			k, _ := LookupKey(name)
 			line(name, c.showValue(k, rt))

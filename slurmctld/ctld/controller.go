@@ -154,7 +154,7 @@ func New(opts Options) (*Controller, error) {
 		selfUID:  uint32(os.Getuid()),
 		slurmUID: lookupUID(cfg.SlurmUser),
 		groups:   newUserGroups(groupUpdateTime(cfg)),
-		trackMem: memoryTracked(cfg.SelectTypeParameters),
+		trackMem: memoryTracked(cfg.CtldSelectTypeParameters()),
 		interval: opts.SchedInterval,
 		prios: priorityState{factors: map[uint32]jobFactors{}, computed: map[uint32]uint32{},
 			held: map[uint32]bool{}, direct: map[uint32]bool{}},

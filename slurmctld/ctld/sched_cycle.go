@@ -188,7 +188,7 @@ func (c *Controller) schedConfig() scheduler.Config {
 		SchedulerType:        c.config().SchedulerType,
 		SchedulerParameters:  c.config().SchedulerParameters,
 		SelectType:           c.config().SelectType,
-		SelectTypeParameters: c.config().SelectTypeParameters,
+		SelectTypeParameters: c.config().CtldSelectTypeParameters(),
 		PriorityType:         c.config().PriorityType,
 	}
 }

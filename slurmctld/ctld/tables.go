@@ -290,7 +290,7 @@ func newTables(cfg *conf.Config) *tables {
 		parts:      map[string]*partEntry{},
 		lowPrio:    maxPriorityBase,
 		scriptRefs: map[uint32]uint32{},
-		wholeCores: selection.ParseMode(cfg.SelectType, cfg.SelectTypeParameters).WholeCores,
+		wholeCores: selection.ParseMode(cfg.SelectType, cfg.CtldSelectTypeParameters()).WholeCores,
 	}
 	for _, n := range cfg.Nodes {
 		st := states.NodeUnknown

@@ -16,13 +16,14 @@ type Mode struct {
 	WholeCores bool
 }
 
-// ParseMode reads SelectType and SelectTypeParameters as slurmctld does. An empty
-// SelectTypeParameters counts CPUs (as whole cores, like Slurm's default CR_Core_Memory)
-// but not memory, as the controller's own scheduler always did.
+// ParseMode reads SelectType and SelectTypeParameters as slurmctld does: without
+// SelectTypeParameters, select/cons_tres (and cons_res) run as CR_Core_Memory.
 func ParseMode(selectType, params string) Mode {
 	m := Mode{CPUs: true, WholeCores: true}
 	if strings.EqualFold(strings.TrimSpace(selectType), "select/linear") {
 		m.WholeNode = true
+	} else if strings.TrimSpace(params) == "" {
+		params = "CR_Core_Memory"
 	}
 	for _, p := range strings.Split(params, ",") {
 		p = strings.ToUpper(strings.TrimSpace(p))
