@@ -42,7 +42,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	codes := cmdclient.ReadExitCodes("salloc", os.Environ(), stderr, true)
 	cwd, _ := os.Getwd()
-	js, so, err := compatopts.ParseSallocOptions(append([]string{"salloc"}, args...), os.Environ(), cwd, time.Now())
+	js, so, err := compatopts.ParseSallocOptions(append([]string{argv0()}, args...), os.Environ(), cwd, time.Now())
 	if err == nil {
 		err = refuseUnhonoured(js)
 	}
@@ -83,6 +83,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if dump != "" {
 		io.WriteString(stderr, cmdclient.SelectPluginLines("salloc", c.Conf)) // Slurm loads them next
 	}
+	for _, w := range cmdclient.SpecWarnings("salloc", js, c.Conf) {
+		io.WriteString(stderr, w) // -S without AllowSpecResourcesUsage: dropped
+	}
+	if name := cmdclient.PlacementRefusal(js, c.Conf); name != "" {
+		fmt.Fprintf(stderr, "salloc: error: %s is not supported by Orbit's salloc yet\n", name)
+		return 1
+	}
+	if msg, code := cmdclient.NoOpRefusal("salloc", js, c.Conf); code != 0 {
+		io.WriteString(stderr, msg)
+		return code
+	}
 	if msg, code := compatopts.CheckUnmodelledGPU("salloc", js, c.Conf.GresTypes); code != 0 {
 		io.WriteString(stderr, msg)
 		return code
@@ -119,8 +130,8 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		// whole cores on nodes with several threads per core.
 		{js.Site.CoresPerSocket != jobspec.NoVal, "--cores-per-socket (or -B cores)"},
 		{js.Site.SocketsPerNode != jobspec.NoVal, "--sockets-per-node (or -B sockets)"},
-		{js.Site.SpreadJob, "--spread-job"}, {js.Site.UseMinNodes, "--use-min-nodes"},
-		{js.Site.ReqSwitch != jobspec.NoVal, "--switches"}, {js.Site.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},
+		// --spread-job, --use-min-nodes, --switches and -S are judged against slurm.conf
+		// (cmdclient.PlacementRefusal).
 	} {
 		if c.given {
 			return &compatopts.Error{Stderr: "salloc: error: " + c.name + " is not supported by Orbit's salloc yet\n", ExitCode: 1}
@@ -198,4 +209,13 @@ func (s *session) ringBell(waited time.Duration) {
 	if f, ok := s.stdout.(*os.File); ok && isTerminal(f) {
 		io.WriteString(f, "\a")
 	}
+}
+
+// argv0 is the name salloc was invoked by, which getopt's messages name ("/usr/bin/salloc:
+// unrecognized option"); "salloc" when there is none.
+func argv0() string {
+	if len(os.Args) > 0 && os.Args[0] != "" {
+		return os.Args[0]
+	}
+	return "salloc"
 }

@@ -20,8 +20,6 @@ import (
 // refuseSiteOptions returns sbatch's refusal of a site option for this cluster.
 func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 	s := &js.Site
-	nodes := cmdclient.PartitionNodes(js.Partition, cfg)
-	fixedNodes := js.NodesSet && (js.MaxNodes == 0 || js.MaxNodes == js.MinNodes)
 	confIs := func(key string, want ...string) bool {
 		v := cfgStr(cfg, key)
 		for _, w := range want {
@@ -41,17 +39,15 @@ func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		// One socket, or one core on a socket, is what any allocation on a node has.
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
-		// Spreading over nodes, or using the fewest, is moot with one node to use.
-		{s.SpreadJob && len(nodes) > 1 && !(fixedNodes && js.MinNodes == 1), "--spread-job over more than one node"},
-		{s.UseMinNodes && len(nodes) > 1 && !fixedNodes, "--use-min-nodes with a node range"},
-		{s.ReqSwitch != jobspec.NoVal && !confIs("TopologyPlugin", "", "topology/none"), "--switches with a topology plugin"},
 		{s.MemBind != "" && strings.Contains(strings.ToLower(cfgStr(cfg, "TaskPlugin")), "affinity"), "--mem-bind with task/affinity"},
 		{s.Profile != "" && s.Profile != "None" && !confIs("AcctGatherProfileType", "", "acct_gather_profile/none"), "--profile with an acct_gather_profile plugin"},
-		{s.CoreSpec != jobspec.NoVal && cfgBool(cfg, "AllowSpecResourcesUsage"), "--core-spec/--thread-spec with AllowSpecResourcesUsage"},
 	} {
 		if c.given {
 			return refusal(c.name)
 		}
+	}
+	if name := cmdclient.PlacementRefusal(js, cfg); name != "" {
+		return refusal(name)
 	}
 	return nil
 }
@@ -59,16 +55,7 @@ func refuseSiteOptions(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 // siteWarnings is what sbatch prints and drops for a site option Slurm ignores in this
 // configuration: -S/--thread-spec without AllowSpecResourcesUsage.
 func siteWarnings(js *jobspec.JobSpec, cfg *conf.Config) []string {
-	s := &js.Site
-	if s.CoreSpec == jobspec.NoVal || cfgBool(cfg, "AllowSpecResourcesUsage") {
-		return nil
-	}
-	name := "-S"
-	if s.ThreadSpec {
-		name = "--thread-spec"
-	}
-	s.CoreSpec, s.ThreadSpec = jobspec.NoVal, false
-	return []string{"sbatch: error: Ignoring " + name + " since it's not allowed by configuration (AllowSpecResourcesUsage = No)\n"}
+	return cmdclient.SpecWarnings("sbatch", js, cfg)
 }
 
 func refusal(name string) *options.Error {
@@ -81,12 +68,4 @@ func cfgStr(cfg *conf.Config, key string) string {
 	}
 	v, _ := cfg.Get(key)
 	return v
-}
-
-func cfgBool(cfg *conf.Config, key string) bool {
-	switch strings.ToLower(cfgStr(cfg, key)) {
-	case "yes", "true", "1", "y":
-		return true
-	}
-	return false
 }

@@ -105,6 +105,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmdclient.Fatal(stderr, "srun", err)
 	}
 	if o.spec != nil {
+		for _, w := range cmdclient.SpecWarnings("srun", o.spec, c.Conf) {
+			io.WriteString(stderr, w) // -S without AllowSpecResourcesUsage: dropped
+		}
+		if name := cmdclient.PlacementRefusal(o.spec, c.Conf); name != "" {
+			fmt.Fprintf(stderr, "srun: error: %s is not supported by Orbit's srun yet\n", name)
+			return codes.Error
+		}
+		if msg, code := cmdclient.NoOpRefusal("srun", o.spec, c.Conf); code != 0 {
+			io.WriteString(stderr, msg)
+			return code
+		}
 		if msg, code := compatopts.CheckUnmodelledGPU("srun", o.spec, c.Conf.GresTypes); code != 0 {
 			io.WriteString(stderr, msg)
 			return code

@@ -46,7 +46,7 @@ type options struct {
 // error is an *options.Error holding srun's exact stderr and exit code.
 func parseArgs(args []string, env []string) (*options, error) {
 	cwd, _ := os.Getwd()
-	js, err := compatopts.ParseSrun(append([]string{"srun"}, args...), env, cwd, time.Now())
+	js, err := compatopts.ParseSrun(append([]string{argv0()}, args...), env, cwd, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,8 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 // except a --threads-per-core other than 1, which Slurm applies to the step's cores. Over
 // several nodes, block and cyclic deal the tasks' ranks to the nodes (task_dist.go); plane
 // and arbitrary are refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
-// --delay-boot only travel in the environment.
+// --delay-boot only travel in the environment. --spread-job, --use-min-nodes, --switches and
+// -S are judged against slurm.conf once it is read (cmdclient.PlacementRefusal).
 func refuseSiteOptions(js *jobspec.JobSpec) error {
 	s := &js.Site
 	inAlloc := js.JobID != ""
@@ -139,8 +140,6 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
 		{dist != "block" && dist != "cyclic" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
 		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0 && inAlloc, "--tmp inside an allocation"},
-		{s.SpreadJob, "--spread-job"}, {s.UseMinNodes, "--use-min-nodes"},
-		{s.ReqSwitch != jobspec.NoVal, "--switches"}, {s.CoreSpec != jobspec.NoVal, "--core-spec/--thread-spec"},
 	} {
 		if c.given {
 			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}
@@ -206,4 +205,13 @@ func checkRelative(js *jobspec.JobSpec, inAlloc bool, stderr io.Writer) int {
 		return 1
 	}
 	return -1
+}
+
+// argv0 is the name srun was invoked by, which getopt's messages name ("/usr/bin/srun:
+// unrecognized option"); "srun" when there is none.
+func argv0() string {
+	if len(os.Args) > 0 && os.Args[0] != "" {
+		return os.Args[0]
+	}
+	return "srun"
 }

@@ -206,6 +206,12 @@ type JobSpec struct {
 	Pty bool
 	// MPI is srun --mpi as given ("" = slurm.conf's MpiDefault).
 	MPI string
+	// AccelBind is srun --accel-bind ("" = not given); Compress srun --compress, which
+	// matters only with --bcast; ResvPorts srun --resv-ports (ResvPortsSet, with its count,
+	// 0 when none was given); X11 --x11 (X11Set) as given.
+	AccelBind, Compress, X11 string
+	ResvPorts                uint32
+	ResvPortsSet, X11Set     bool
 
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)

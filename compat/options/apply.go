@@ -283,6 +283,27 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.MultiProg = true
 	case "mpi":
 		js.MPI = val
+	case "accel-bind":
+		if !strings.ContainsAny(val, "vgn") {
+			return cmdError(a.cmd, 255, "Invalid --accel-bind specification")
+		}
+		js.AccelBind = val
+	case "compress":
+		if compressType(val) == "none" && !strings.EqualFold(val, "none") {
+			a.js.Warnings = append(a.js.Warnings, fmt.Sprintf("srun: error: Compression type '%s' unknown, disabling compression support.\n", val))
+		}
+		js.Compress = val
+	case "resv-ports":
+		js.ResvPortsSet, js.ResvPorts = true, 0
+		if hasVal { // parse_int without "positive": 0 is a count
+			n, rest, digits := strtol(val)
+			if !digits || rest != "" || n < 0 || n > math.MaxInt32 {
+				return cmdError(a.cmd, 1, fmt.Sprintf("Invalid numeric value %q for --resv-port.", val))
+			}
+			js.ResvPorts = uint32(n)
+		}
+	case "x11":
+		js.X11, js.X11Set = val, true
 	case "threads":
 		// srun's own fan-out: Orbit's srun bounds its messages itself (launch_fanout.go).
 		n, err := parseInt(a.cmd, "--threads", val)
@@ -641,4 +662,13 @@ func validGetUserEnv(v string) bool {
 		i++
 	}
 	return i == len(v) || strings.IndexByte("sSlL", v[i]) >= 0
+}
+
+// compressType is srun --compress's type as Slurm 22.05's Debian build knows them: lz4 (also
+// the type of a bare --compress) or none; zlib and anything else is none.
+func compressType(val string) string {
+	if val == "" || strings.EqualFold(val, "lz4") {
+		return "lz4"
+	}
+	return "none"
 }

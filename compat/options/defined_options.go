@@ -84,7 +84,7 @@ func never(name string) definedRow { return definedRow{name: name} }
 
 // definedRows is Slurm 22.05's common_options[] in its order.
 var definedRows = []definedRow{
-	row("accel-bind", nil),
+	row("accel-bind", raw),
 	row("account", raw),
 	row("acctg-freq", raw),
 	row("", raw, "alloc-nodelist"), // SLURM_JOB_NODELIST
@@ -107,7 +107,7 @@ var definedRows = []definedRow{
 	row("cluster", nil),
 	row("clusters", nil),
 	row("comment", raw),
-	row("compress", nil),
+	row("compress", func(d *dump, _ jobspec.DefinedOption) string { return compressType(d.js.Compress) }),
 	row("container", raw),
 	row("context", nil),
 	row("contiguous", set),
@@ -242,7 +242,7 @@ var definedRows = []definedRow{
 	row("relative", intArg),
 	row("requeue", requeue),
 	row("reservation", raw),
-	row("resv-ports", nil),
+	row("resv-ports", func(d *dump, _ jobspec.DefinedOption) string { return fmt.Sprint(d.js.ResvPorts) }),
 	row("send-libs", nil),
 	row("signal", func(d *dump, _ jobspec.DefinedOption) string { return signalText(d.js.Signal) }),
 	row("slurmd-debug", func(d *dump, _ jobspec.DefinedOption) string { return loglevel.Name(d.js.SlurmdDebug) }),

@@ -76,16 +76,21 @@ func ExitStatus(errno int32) int {
 }
 
 // Unreachable says whether err is a failure to reach the controller rather than its answer:
-// a command waiting on its allocation keeps waiting through it (a controller restart), as
-// Slurm's srun and salloc wait for their grant whatever happens to the controller meanwhile.
+// no connection, or one that broke before the answer came (the controller killed in the
+// middle of the call). A command waiting on its allocation keeps waiting through it (a
+// controller restart), as Slurm's srun and salloc wait for their grant whatever happens to
+// the controller meanwhile.
 func Unreachable(err error) bool {
 	if err == nil {
 		return false
 	}
 	var e *Error
-	if errors.As(err, &e) && e.Errno == ErrnoControllerConnection {
+	if errors.As(err, &e) && (e.Errno == ErrnoControllerConnection || e.Errno == wire.ErrnoSend || e.Errno == wire.ErrnoReceive) {
 		return true
 	}
 	var we *wire.Error
-	return !errors.As(err, &we)
+	if errors.As(err, &we) {
+		return we.Errno == wire.ErrnoSend || we.Errno == wire.ErrnoReceive
+	}
+	return true
 }

@@ -7,13 +7,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/rpcauth"
+	"github.com/orbit-hpc/orbit/internal/testbin"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/testsuite/cluster"
 )
@@ -142,10 +142,14 @@ func TestSbatch_BadInput(t *testing.T) {
 			t.Errorf("sbatch %q = %q, %q, exit %d\nwant stderr %q, exit %d", tc.args, o, e, code, tc.stderr, tc.code)
 		}
 	}
-	// An unknown option: getopt's complaint names the program as invoked, then the hint.
-	_, e, code := c.Run(t, "sbatch", "--bogus")
-	if !strings.HasSuffix(e, "sbatch: unrecognized option '--bogus'\nTry \"sbatch --help\" for more information\n") || code != 255 {
-		t.Errorf("sbatch --bogus = %q, exit %d", e, code)
+	// An unknown option: getopt's complaint names the program as invoked (here by its full
+	// path), then the hint.
+	for _, cmd := range []string{"sbatch", "srun", "salloc"} {
+		_, e, code := c.Run(t, cmd, "--bogus")
+		want := testbin.Path(t, cmd) + ": unrecognized option '--bogus'\nTry \"" + cmd + " --help\" for more information\n"
+		if e != want || code != 255 {
+			t.Errorf("%s --bogus = %q, exit %d; want %q, exit 255", cmd, e, code, want)
+		}
 	}
 	// Nothing was queued by any of them.
 	if o, _, _ := c.Run(t, "squeue", "-h"); o != "" {

@@ -1,0 +1,67 @@
+package cmdclient
+
+import (
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/conf"
+)
+
+// The placement options Orbit's selection does not model (--spread-job, --use-min-nodes,
+// --switches, -S/--core-spec) against slurm.conf, for sbatch, salloc and srun's own
+// allocation. Each is accepted where the configuration makes it a provable no-op and refused
+// by name otherwise.
+
+// PlacementRefusal names the first of those options js gives that would change its
+// placement here, or "" when none would: --spread-job and --use-min-nodes with more than one
+// node to choose from, --switches under a topology plugin, and -S/--thread-spec where
+// AllowSpecResourcesUsage lets jobs keep cores for themselves (without it they are dropped:
+// SpecWarnings).
+func PlacementRefusal(js *jobspec.JobSpec, cfg *conf.Config) string {
+	s := &js.Site
+	nodes := len(PartitionNodes(js.Partition, cfg))
+	fixed := js.NodesSet && (js.MaxNodes == 0 || js.MaxNodes == js.MinNodes)
+	topology := ""
+	if cfg != nil {
+		topology, _ = cfg.Get("TopologyPlugin")
+	}
+	switch {
+	// Spreading over nodes, or using the fewest, is moot with one node to use.
+	case s.SpreadJob && nodes > 1 && !(fixed && js.MinNodes == 1):
+		return "--spread-job over more than one node"
+	case s.UseMinNodes && nodes > 1 && !fixed:
+		return "--use-min-nodes with a node range"
+	case s.ReqSwitch != jobspec.NoVal && topology != "" && !strings.EqualFold(topology, "topology/none"):
+		return "--switches with a topology plugin"
+	case s.CoreSpec != jobspec.NoVal && allowSpec(cfg):
+		return "--core-spec/--thread-spec with AllowSpecResourcesUsage"
+	}
+	return ""
+}
+
+// SpecWarnings is what prog prints, and drops from js, for -S or --thread-spec where
+// AllowSpecResourcesUsage is off: Slurm ignores them there, with a note.
+func SpecWarnings(prog string, js *jobspec.JobSpec, cfg *conf.Config) []string {
+	s := &js.Site
+	if s.CoreSpec == jobspec.NoVal || allowSpec(cfg) {
+		return nil
+	}
+	name := "-S"
+	if s.ThreadSpec {
+		name = "--thread-spec"
+	}
+	s.CoreSpec, s.ThreadSpec = jobspec.NoVal, false
+	return []string{prog + ": error: Ignoring " + name + " since it's not allowed by configuration (AllowSpecResourcesUsage = No)\n"}
+}
+
+func allowSpec(cfg *conf.Config) bool {
+	if cfg == nil {
+		return false
+	}
+	v, _ := cfg.Get("AllowSpecResourcesUsage")
+	switch strings.ToLower(v) {
+	case "yes", "true", "1", "y":
+		return true
+	}
+	return false
+}
