@@ -38,8 +38,8 @@ func (s *session) jobDesc() wire.JobDesc {
 		NodeConstraints: js.NodeConstraints, MinPower: js.MinPower, MaxPower: js.MaxPower,
 		Gres: js.Gres, Licenses: js.Licenses, ExcNodes: js.Exclude, Constraint: js.Constraint,
 	}
-	if js.Exclusive == jobspec.SharedNone {
-		d.Shared = int32(jobspec.SharedNone)
+	if js.Exclusive == jobspec.SharedNone || js.Exclusive == jobspec.SharedUser {
+		d.Shared = int32(js.Exclusive) // --exclusive, --exclusive=user
 	}
 	cmdclient.StoredDesc(&d, js)
 	cmdclient.SignalDesc(&d, js)

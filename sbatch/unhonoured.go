@@ -20,12 +20,11 @@ func refuseUnhonoured(js *jobspec.JobSpec, cfg *conf.Config) *options.Error {
 		given bool
 		name  string
 	}{
-		// Only whole-node --exclusive is honoured; user/mcs sharing is not, so the job would
-		// share nodes Slurm keeps apart. --oversubscribe changes nothing in a partition with
-		// OverSubscribe=NO or EXCLUSIVE (Slurm ignores it there); with YES Slurm would put
-		// it on CPUs other jobs hold, which Orbit's selection never does.
+		// Whole-node --exclusive and --exclusive=user are honoured; mcs sharing is not, so the
+		// job would share nodes Slurm keeps apart. --oversubscribe changes nothing in a
+		// partition with OverSubscribe=NO or EXCLUSIVE (Slurm ignores it there); with YES
+		// Slurm would put it on CPUs other jobs hold, which Orbit's selection never does.
 		{js.Exclusive == jobspec.SharedOK && oversubscribes(js.Partition, cfg), "--oversubscribe in a partition with OverSubscribe=YES"},
-		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"},
 		{js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		// Orbit's malleable and power options (DESIGN.md §8) wait for sched/perfaware and
 		// sched/poweraware; until then the job would run as a rigid one.

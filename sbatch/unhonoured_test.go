@@ -24,7 +24,7 @@ func TestRefuseUnhonoured(t *testing.T) {
 		{args: []string{"-L", "matlab"}, licenses: "matlab:2"}, // the controller counts licenses
 		{args: []string{"-L", "matlab"}},                       // and refuses one not configured
 		{script: "#SBATCH --reservation=maint\n"},              // and the reservation
-		{args: []string{"--exclusive=user"}, refused: "--exclusive=user"},
+		{args: []string{"--exclusive=user"}},                   // the controller keeps the nodes to the user
 		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
 		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}}, refused: osYes},
 		{args: []string{"--oversubscribe", "-p", "q,p"}, parts: []*conf.Partition{{Name: "p", OverSubscribe: "YES:2"}, {Name: "q", Default: true, OverSubscribe: "NO"}}, refused: osYes},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -121,7 +122,8 @@ func (c *cli) sprintNode(n *wire.NodeInfo) string {
 	if st.Base() == states.NodeAllocated && n.AllocCPUs < n.CPUEfctv {
 		state = st&states.NodeStateFlags | states.NodeMixed
 	}
-	r.f("State=%s ThreadsPerCore=%d TmpDisk=%d Weight=%d Owner=N/A MCS_label=N/A", state.Complete(), n.ThreadsPerCore, n.TmpDisk, n.Weight)
+	owner := cmp.Or(n.Owner, "N/A")
+	r.f("State=%s ThreadsPerCore=%d TmpDisk=%d Weight=%d Owner=%s MCS_label=N/A", state.Complete(), n.ThreadsPerCore, n.TmpDisk, n.Weight, owner)
 	r.nl()
 	if len(n.Partitions) > 0 {
 		r.f("Partitions=%s ", strings.Join(n.Partitions, ","))

@@ -626,6 +626,8 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 	}
 	if o.spec != nil && o.spec.Exclusive == jobspec.SharedNone {
 		d.Shared = int32(jobspec.SharedNone) // --exclusive: whole nodes for the job
+	} else if o.spec != nil && o.spec.Exclusive == jobspec.SharedUser {
+		d.Shared = int32(jobspec.SharedUser) // --exclusive=user: nodes kept to the user
 	}
 	if o.spec != nil {
 		cmdclient.StoredDesc(&d, o.spec)

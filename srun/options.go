@@ -101,7 +101,7 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{!js.Deadline.IsZero() && inAlloc, "--deadline inside an allocation"},
 		{js.Hold && inAlloc, "--hold inside an allocation"},
 		{js.MinCPUs != jobspec.NoVal && inAlloc, "--mincpus inside an allocation"},
-		{js.Exclusive == jobspec.SharedUser, "--exclusive=user"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
+		{js.Exclusive == jobspec.SharedUser && inAlloc, "--exclusive=user inside an allocation"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		{js.Exclusive == jobspec.SharedOK && js.JobID == "", "--oversubscribe outside an allocation"},
 		{js.Exclude != "" && inAlloc, "--exclude inside an allocation"},
 		{js.Constraint != "" && inAlloc, "--constraint inside an allocation"},

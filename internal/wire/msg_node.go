@@ -68,6 +68,7 @@ type NodeInfo struct {
 	TmpDisk        uint64   `codec:"tmp_disk"`
 	Weight         uint32   `codec:"weight"`
 	Features       string   `codec:"features"`
+	Owner          string   `codec:"owner"` // "user(uid)" of the jobs it is kept to (--exclusive=user), "" for none
 	Gres           string   `codec:"gres"`
 	Partitions     []string `codec:"partitions"`
 	Reason         string   `codec:"reason"`

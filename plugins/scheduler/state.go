@@ -62,6 +62,10 @@ type Job struct {
 	// a node with several (plugins/sched/selection cores.go).
 	NTasksPerCore  uint32 `codec:"ntasks_per_core"`
 	ThreadsPerCore uint32 `codec:"threads_per_core"`
+	// ExclusiveUser: no other user's job may share a node with this one (--exclusive=user,
+	// or its partition's ExclusiveUser=YES), and while it runs its nodes take jobs of its
+	// user only.
+	ExclusiveUser bool `codec:"exclusive_user"`
 	// ArrayJobID is the array a task or the array's pending record belongs to; 0 if none.
 	ArrayJobID uint32 `codec:"array_job_id"`
 	// Allocation of a running job: nodes, CPUs on each, MiB of memory counted per node.

@@ -122,7 +122,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		MailUser:      d.MailUser,
 		AllocNode:     cmp.Or(d.AllocNode, d.SubmitHost), // records from before AllocNode: the client's name
 		AllocSID:      d.AllocSID,
-		OverSubscribe: oversubscribe(j),
+		OverSubscribe: oversubscribe(j, c.t.parts[j.Partition]),
 		SchedBackfill: j.Backfilled,
 	}
 	if len(j.Nodes) > 0 {
@@ -191,7 +191,7 @@ func (t *tables) pendingNodeCount(j *jobRecord) uint32 {
 }
 
 // oversubscribe is scontrol's OverSubscribe= value for the job.
-func oversubscribe(j *jobRecord) string {
+func oversubscribe(j *jobRecord, p *partEntry) string {
 	switch {
 	case j.Exclusive:
 		return "NO"
@@ -201,6 +201,8 @@ func oversubscribe(j *jobRecord) string {
 		return "MCS"
 	case jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedOK:
 		return "YES"
+	case p != nil && p.conf.ExclusiveUser:
+		return "USER" // what the partition makes of it (select_user.go)
 	}
 	return "OK"
 }

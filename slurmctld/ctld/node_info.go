@@ -58,6 +58,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			TmpDisk:        uint64(cf.TmpDisk),
 			Weight:         cf.Weight,
 			Features:       features,
+			Owner:          c.nodeOwner(n),
 			Gres:           c.nodeGresText(n), // gres.go
 			Partitions:     partsOf[name],
 			Reason:         n.rec.Reason,

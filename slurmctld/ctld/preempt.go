@@ -450,7 +450,7 @@ func (c *Controller) resumePreempted(now int64) (resumed []preemptAct, pends []*
 func (t *tables) fitsAgain(j *jobRecord, trackMem bool) bool {
 	for i, name := range j.Nodes {
 		n := t.nodes[name]
-		if n == nil || n.exclusive > 0 || j.Exclusive && n.jobs > 0 {
+		if n == nil || n.exclusive > 0 || j.Exclusive && n.jobs > 0 || !t.servesUser(n, j, nil) {
 			return false
 		}
 		if n.allocCPUs+t.heldOn(j, n, j.CPUsPerNode[i]) > n.cpus() {

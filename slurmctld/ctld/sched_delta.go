@@ -22,11 +22,13 @@ type sentJob struct {
 	reason  states.Reason // WaitNoReason = eligible
 	pending bool          // judged pending (else it holds nodes)
 	parts   []string      // a job of several partitions: those it may start in (eligibility)
+	excl    bool          // keeps its nodes to its user (select_user.go)
 }
 
 // job is the plugin's view of s.
 func (s sentJob) job() scheduler.Job {
 	sj := schedJob(s.rec, s.pending, s.reason)
+	sj.ExclusiveUser = s.excl
 	if len(s.parts) > 0 {
 		sj.Partition = s.parts[0]
 		if len(s.parts) > 1 {
@@ -38,7 +40,7 @@ func (s sentJob) job() scheduler.Job {
 
 // same says whether the plugin's view of p and s is the same job (no update to send).
 func (p sentJob) same(s sentJob) bool {
-	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending && slices.Equal(p.parts, s.parts)
+	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending && p.excl == s.excl && slices.Equal(p.parts, s.parts)
 }
 
 // sentState is the cluster as shown to the plugin: the jobs it schedules (pending and
@@ -71,7 +73,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 		if !pending && !j.countsOnNodes() {
 			continue // ended, completing without nodes, suspended without an allocation or by preemption
 		}
-		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id]})
+		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id])})
 	}
 	slices.SortFunc(s.jobs, func(a, b sentJob) int { return cmp.Compare(a.rec.JobID, b.rec.JobID) })
 	for _, name := range c.t.nodeOrder {

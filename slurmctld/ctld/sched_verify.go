@@ -102,6 +102,8 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			return nil, allocation{}, fmt.Errorf("node %s is held by an exclusive job", name)
 		case j.Exclusive && node.jobs > 0:
 			return nil, allocation{}, fmt.Errorf("exclusive job on node %s, which runs jobs", name)
+		case !c.t.servesUser(node, j, part):
+			return nil, allocation{}, fmt.Errorf("node %s is kept to another user's jobs (--exclusive=user, ExclusiveUser)", name)
 		case j.Exclusive && cpus != node.cpus():
 			return nil, allocation{}, fmt.Errorf("exclusive job given %d of node %s's %d CPUs", cpus, name, node.cpus())
 		case cpus < cpt || cores.Tasks(held) == 0:

@@ -58,7 +58,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	}
 	capOf := func(name string) (uint32, bool) {
 		n := t.nodes[name]
-		if n == nil || !n.usable() || n.exclusive > 0 {
+		if n == nil || !n.usable() || n.exclusive > 0 || !t.servesUser(n, j, p) {
 			return 0, false
 		}
 		if len(j.Gres) > 0 {

@@ -196,6 +196,9 @@ type nodeEntry struct {
 	partCPUs  map[string]uint32 // CPUs held by each partition's jobs (MaxCPUsPerNode)
 	exclusive int               // jobs holding it with --exclusive
 	jobs      int               // jobs holding it
+	users     []uint32          // the user of each job holding it (select_user.go)
+	ownerJobs int               // of which keeping it to their user, owner
+	owner     uint32
 	// gres is the node's GRES with the devices in use (gres.go), kept by hold and release.
 	gres []gresEntry
 	// Run-time health, memory only.
@@ -394,6 +397,7 @@ func (t *tables) hold(j *jobRecord) {
 		if j.Exclusive {
 			n.exclusive++
 		}
+		t.holdUser(n, j, 1)
 		if i < len(j.GresAlloc) {
 			n.holdGres(j.GresAlloc[i], true)
 		}
@@ -417,6 +421,7 @@ func (t *tables) release(j *jobRecord) {
 		if j.Exclusive {
 			n.exclusive--
 		}
+		t.holdUser(n, j, -1)
 		if i < len(j.GresAlloc) {
 			n.holdGres(j.GresAlloc[i], false)
 		}

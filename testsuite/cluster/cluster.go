@@ -415,6 +415,17 @@ func (c *Cluster) RunEnv(t testing.TB, env []string, name string, args ...string
 	return RunCommand(t, cmd)
 }
 
+// RunNamed is Run with argv[0] the bare name, as a command found on PATH sees it (and as
+// the reference recordings were made): getopt's complaints name the program so.
+func (c *Cluster) RunNamed(t testing.TB, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(testbin.Path(t, name), args...)
+	cmd.Args[0] = name
+	cmd.Env = c.env()
+	cmd.Dir = c.WorkDir
+	return RunCommand(t, cmd)
+}
+
 // RunCommand runs cmd as its caller set it up (environment, directory, credentials) and
 // returns its stdout, stderr and exit status; a command that cannot be started fails the test.
 func RunCommand(t testing.TB, cmd *exec.Cmd) (stdout, stderr string, code int) {

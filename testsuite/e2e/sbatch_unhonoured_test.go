@@ -32,7 +32,7 @@ func TestSbatchUnhonoured(t *testing.T) {
 		{nil, []string{"-J", "unh_lic", "-L", "matlab:3", "--wrap", "true"}, "sbatch: error: Batch job submission failed: Invalid license specification\n"},
 		{[]string{"SBATCH_RESERVATION=maint"}, []string{"-J", "unh_env", "--wrap", "true"}, badResv},
 		{nil, []string{"-J", "unh_resv", script}, badResv},
-		{nil, []string{"-J", "unh_user", "--exclusive=user", "--wrap", "true"}, "sbatch: error: --exclusive=user is not supported by Orbit's sbatch yet\n"},
+		{nil, []string{"-J", "unh_mcs", "--exclusive=mcs", "--wrap", "true"}, "sbatch: error: --exclusive=mcs is not supported by Orbit's sbatch yet\n"},
 	} {
 		out, errOut, code := c.RunEnv(t, tc.env, "sbatch", tc.args...)
 		want := tc.want

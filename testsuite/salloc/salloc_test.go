@@ -116,7 +116,7 @@ func TestSalloc_MatchesReference(t *testing.T) {
 			if isEnv {
 				args = append(args, "env")
 			}
-			out, errOut, code := c.Run(t, "salloc", args...)
+			out, errOut, code := c.RunNamed(t, "salloc", args...)
 			if isEnv {
 				out = slurmNames(out)
 			}

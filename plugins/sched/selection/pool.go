@@ -13,6 +13,11 @@ type Free struct {
 	AllocMem  uint64
 	Jobs      int // jobs (or reservations) holding the node
 	Exclusive int // of which with --exclusive (or whole-node under select/linear)
+	// OwnerJobs are the jobs holding it with --exclusive=user (or in a partition with
+	// ExclusiveUser=YES), all of user Owner: no other user's job may join them (user.go).
+	OwnerJobs int
+	Owner     uint32
+	users     []uint32 // the user of each job holding it
 }
 
 // Pool is the free resources of every node, in the order nodes were given (configuration
@@ -156,6 +161,9 @@ func (p *Pool) GresUsed(name string) []uint64 {
 func (p *Pool) Clone() *Pool {
 	c := &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
 		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps, withheld: slices.Clone(p.withheld)}
+	for i := range c.nodes {
+		c.nodes[i].users = slices.Clone(c.nodes[i].users)
+	}
 	for _, row := range p.partUse {
 		c.partUse = append(c.partUse, slices.Clone(row))
 	}
@@ -176,7 +184,8 @@ func (p *Pool) Names() []string { return p.order }
 // TakeJob books what a running job holds (its Nodes, CPUs and Mem, and the whole cores
 // behind its CPUs).
 func (p *Pool) TakeJob(j *scheduler.Job) {
-	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Held: p.HeldFor(j, j.Nodes, j.CPUs), Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition}, j.Exclusive)
+	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Held: p.HeldFor(j, j.Nodes, j.CPUs), Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition,
+		UserID: j.UserID, UserExclusive: j.ExclusiveUser}, j.Exclusive)
 }
 
 // HeldFor is Alloc.Held for job j given cpus[k] CPUs on nodes[k] (its allocation, or a
@@ -258,6 +267,8 @@ type Booking struct {
 	exclusive bool
 	gres      [][]gresDelta // by position in idx; nil when the allocation holds no GRES
 	part      int           // row of Pool.partUse its CPUs count in; -1 for none
+	user      uint32
+	userExcl  bool
 }
 
 // gresDelta is a count of one entry of a node's Node.Gres.
@@ -269,7 +280,8 @@ type gresDelta struct {
 // Resolve is a's Booking on p; nodes p does not have are left out (nothing to count
 // against).
 func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
-	b := Booking{idx: make([]int32, 0, len(a.Nodes)), cpus: make([]uint32, 0, len(a.Nodes)), mem: a.Mem, exclusive: exclusive, part: -1}
+	b := Booking{idx: make([]int32, 0, len(a.Nodes)), cpus: make([]uint32, 0, len(a.Nodes)), mem: a.Mem, exclusive: exclusive, part: -1,
+		user: a.UserID, userExcl: a.UserExclusive}
 	if c, ok := p.caps[a.Partition]; ok {
 		b.part = c.index
 	}
@@ -341,6 +353,7 @@ func (p *Pool) bookIdx(b Booking, sign int) {
 		if whole {
 			f.Exclusive += sign
 		}
+		f.bookUser(b.user, b.userExcl, sign) // user.go
 		if w != nil && w.elig[i] {
 			w.add(int(i), f, p.gresOf(int(i)))
 		}

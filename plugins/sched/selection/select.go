@@ -17,6 +17,10 @@ type Alloc struct {
 	// Partition is the partition the job runs in: its CPUs count against the partition's
 	// MaxCPUsPerNode (Pool.LimitPartitions).
 	Partition string
+	// UserID is the job's user; UserExclusive marks a job no other user's job may share a
+	// node with (--exclusive=user, ExclusiveUser=YES; user.go).
+	UserID        uint32
+	UserExclusive bool
 	// Held is what the allocation takes of Nodes[i] where that is more than CPUs[i]: the
 	// whole cores behind a CR_CPU job's CPUs on a node with several threads per core
 	// (cores.go). Nil when it is CPUs on every node.
@@ -177,7 +181,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		tasks[i] += add
 		left -= add
 	}
-	a := Alloc{Partition: part.Name}
+	a := Alloc{Partition: part.Name, UserID: j.UserID, UserExclusive: j.ExclusiveUser}
 	wc := p.Mode.WholeCores
 	for i, cd := range chosen {
 		f := p.Node(cd.name)

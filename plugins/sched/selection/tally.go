@@ -87,6 +87,9 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 	if whole && f.Jobs > 0 {
 		return 0, false
 	}
+	if !f.servesUser(j) { // user.go
+		return 0, false
+	}
 	cores, ok := JobCores(&f.Node, j)
 	if !ok {
 		return 0, false // more threads per core than the node has
