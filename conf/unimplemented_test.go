@@ -34,3 +34,28 @@ func TestUnimplementedKeysWarn(t *testing.T) {
 		}
 	}
 }
+
+// TestUnimplementedOverSubscribeWarns: a partition letting every job share CPUs
+// (OverSubscribe=FORCE, more than one job per CPU) is reported, FORCE:1 and YES are not.
+func TestUnimplementedOverSubscribeWarns(t *testing.T) {
+	cfg, err := Parse("slurm.conf", []byte("ClusterName=x\nSlurmctldHost=h\nNodeName=n1 CPUs=4\n"+
+		"PartitionName=a Nodes=n1 OverSubscribe=FORCE:4\nPartitionName=b Nodes=n1 OverSubscribe=FORCE:1\n"+
+		"PartitionName=c Nodes=n1 Shared=FORCE\nPartitionName=d Nodes=n1 OverSubscribe=YES:2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w string
+	if cfg.Warnings != nil {
+		w = cfg.Warnings.Error()
+	}
+	for _, want := range []string{"PartitionName=a OverSubscribe=FORCE:4 is not implemented by Orbit yet", "PartitionName=c OverSubscribe=FORCE:4 is not implemented"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings lack %q:\n%s", want, w)
+		}
+	}
+	for _, quiet := range []string{"PartitionName=b", "PartitionName=d"} {
+		if strings.Contains(w, quiet) {
+			t.Errorf("%s is warned about:\n%s", quiet, w)
+		}
+	}
+}
