@@ -13,7 +13,7 @@ import (
 
 // storedLayoutEnv is what sbatch adds to the job's environment for the stored options
 // whatever --export says (set_envs and set_env_from_opts): tasks per socket, GPU binding and
-// frequency as given.
+// frequency as given, and the GPUs, CPUs and memory per GPU asked for.
 func storedLayoutEnv(js *jobspec.JobSpec) []string {
 	s := &js.Stored
 	var env []string
@@ -28,6 +28,13 @@ func storedLayoutEnv(js *jobspec.JobSpec) []string {
 	}
 	if js.Overcommit {
 		env = append(env, "SLURM_OVERCOMMIT=1") // env_array_for_batch_job
+	}
+	// set_env_from_opts: the GPU requests' numbers (or "type:N") as given.
+	for _, v := range [][2]string{{"SLURM_CPUS_PER_GPU", js.CpusPerTres}, {"SLURM_GPUS", js.TresPerJob},
+		{"SLURM_GPUS_PER_TASK", js.TresPerTask}, {"SLURM_MEM_PER_GPU", js.MemPerTres}} {
+		if n, ok := strings.CutPrefix(v[1], "gres:gpu:"); ok {
+			env = append(env, v[0]+"="+n)
+		}
 	}
 	return env
 }

@@ -619,20 +619,18 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 		r.nl()
 		r.s(flags)
 	}
-	if j.TresBind != "" {
-		r.nl()
-		r.s("TresBind=")
-		r.s(j.TresBind)
-	}
-	if j.TresFreq != "" {
-		r.nl()
-		r.s("TresFreq=")
-		r.s(j.TresFreq)
-	}
-	if j.Gres != "" {
-		r.nl()
-		r.s("TresPerNode=") // --gres, as Slurm keeps it ("gres:gpu:2")
-		r.s(j.Gres)
+	// The TRES lines, in Slurm's order, each only when set.
+	for _, l := range [][2]string{
+		{"CpusPerTres=", j.CpusPerTres}, {"MemPerTres=", j.MemPerTres}, {"TresBind=", j.TresBind},
+		{"TresFreq=", j.TresFreq}, {"TresPerJob=", j.TresPerJob},
+		{"TresPerNode=", j.Gres}, // --gres, as Slurm keeps it ("gres:gpu:2")
+		{"TresPerTask=", j.TresPerTask},
+	} {
+		if l[1] != "" {
+			r.nl()
+			r.s(l[0])
+			r.s(l[1])
+		}
 	}
 	if j.MailType != 0 && j.MailUser != "" {
 		r.nl()

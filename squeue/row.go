@@ -27,6 +27,13 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		WCKey:          j.WCKey,
 		Licenses:       j.Licenses,
 		TRESPerNode:    j.Gres, // tres_per_node ("gres:gpu:1"), as the controller keeps --gres
+		TRESPerJob:     j.TresPerJob,
+		TRESPerTask:    j.TresPerTask,
+		CPUsPerTRES:    j.CpusPerTres,
+		MemPerTRES:     j.MemPerTres,
+		TRESBind:       j.TresBind,
+		TRESFreq:       j.TresFreq,
+		TRESAlloc:      j.TRES, // allocated while running, else requested: tres_alloc_str, tres_req_str
 		Comment:        j.Comment,
 		Features:       j.Constraint,
 		Dependency:     j.Dependency,

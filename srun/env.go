@@ -249,3 +249,15 @@ func hasVar(env []string, name string) bool {
 	}
 	return false
 }
+
+// gpusPerTask is the GPU count of --gpus-per-task's "gres:gpu[:type]:N" (0 for none).
+func gpusPerTask(tres string) uint32 {
+	if tres == "" {
+		return 0
+	}
+	n, err := strconv.ParseUint(tres[strings.LastIndexByte(tres, ':')+1:], 10, 32)
+	if err != nil {
+		return 0
+	}
+	return uint32(n)
+}

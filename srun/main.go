@@ -538,7 +538,8 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		Argv: o.argv, WorkDir: wd, IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key,
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
-		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug}
+		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug,
+		GPUsPerTask: gpusPerTask(o.spec.TresPerTask)}
 	if pty != nil {
 		common.Pty, common.PtyRows, common.PtyCols = true, pty.rows, pty.cols
 		defer pty.follow(relay.sendWinsize)()

@@ -154,9 +154,13 @@ type JobSpec struct {
 	// GRES (gres.conf Cores=) there is nothing for either to change.
 	GresFlags string
 
-	// UnmodelledGPU lists the GPU options given that Orbit does not model (--gpus,
-	// --gpus-per-task, ...; options.CheckUnmodelledGPU).
+	// UnmodelledGPU lists the GPU options given beyond --gres and --gpus-per-node
+	// (options.CheckUnmodelledGPU: Slurm refuses them without a gpu GRES).
 	UnmodelledGPU []string
+	// TresPerJob, TresPerTask, CpusPerTres and MemPerTres are --gpus, --gpus-per-task,
+	// --cpus-per-gpu and --mem-per-gpu as Slurm keeps them ("gres:gpu:2", "gres:gpu:a100:1",
+	// MiB for memory); "" when not given.
+	TresPerJob, TresPerTask, CpusPerTres, MemPerTres string
 
 	// Site is the node-shape, binding, frequency and profiling options (siteopts.go).
 	Site SiteOptions

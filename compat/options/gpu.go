@@ -2,22 +2,23 @@ package options
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/memsize"
 )
 
 // The GPU options. --gpus-per-node is honoured: Slurm 22.05 sends it as the job's
 // tres_per_node ("gres:gpu:N", then --gres's elements after a comma), which is exactly a
-// --gres request, so it reaches the controller in JobSpec.Gres. The others (--gpus,
-// --gpus-per-task, --gpus-per-socket, --cpus-per-gpu, --mem-per-gpu, --ntasks-per-gpu,
-// --gpu-bind, --gpu-freq) ask for per-job, per-task or per-socket GPU counts, binding or
-// frequencies that Orbit's per-node GRES counting does not model. The per-job, per-task and
-// per-socket counts (--gpus, --gpus-per-task, --gpus-per-socket, --cpus-per-gpu,
-// --mem-per-gpu, --ntasks-per-gpu) are parsed and listed in JobSpec.UnmodelledGPU: on a
-// cluster whose GresTypes has no gpu Slurm refuses each of them as an invalid GRES request
-// (CheckUnmodelledGPU), and elsewhere the commands refuse them by name rather than run the
-// job differently. --gpu-bind and --gpu-freq stay unimplemented in the table.
+// --gres request, so it reaches the controller in JobSpec.Gres. --gpus, --gpus-per-task,
+// --cpus-per-gpu and --mem-per-gpu travel as Slurm's tres_per_job, tres_per_task,
+// cpus_per_tres and mem_per_tres (gpuTres); the controller turns them into GPUs, CPUs and
+// memory per node where the job's shape says how many GPUs each node gets (one node, or
+// --ntasks-per-node), and refuses them otherwise. --gpus-per-socket and --ntasks-per-gpu
+// are refused by name. On a cluster whose GresTypes has no gpu Slurm refuses each of them
+// as an invalid GRES request (CheckUnmodelledGPU, from JobSpec.UnmodelledGPU). --gpu-bind
+// and --gpu-freq are stored options.
 
 // gpuOpts is what the GRES options of one command line set, kept apart so that the order of
 // --gres and --gpus-per-node does not matter (Slurm builds tres_per_node from both at the end).
@@ -44,16 +45,47 @@ func (a *applier) unmodelledGPU(id string) {
 	}
 }
 
+// gpuTres keeps --gpus, --gpus-per-task, --cpus-per-gpu and --mem-per-gpu as Slurm's job
+// holds them (tres_per_job, tres_per_task, cpus_per_tres, mem_per_tres); the controller
+// checks the values.
+func (a *applier) gpuTres(id, val string) {
+	js := a.js
+	switch id {
+	case "gpus":
+		js.TresPerJob = "gres:gpu:" + val
+	case "gpus-per-task":
+		js.TresPerTask = "gres:gpu:" + val
+	case "cpus-per-gpu":
+		js.CpusPerTres = "gres:gpu:" + val
+	case "mem-per-gpu":
+		if mb, err := memsize.ParseMB(val); err == nil && mb != memsize.NoVal64 {
+			js.MemPerTres = "gres:gpu:" + strconv.FormatUint(mb, 10)
+		}
+	}
+}
+
 // CheckUnmodelledGPU is what sbatch, srun and salloc (prog) print and exit with for the
 // GPU options in js.UnmodelledGPU given slurm.conf's GresTypes: without a gpu GRES, Slurm's
 // own refusal of the request (--ntasks-per-gpu first says it needs a GPU specification);
-// with one, Orbit's refusal by name. "" and 0 when there is none.
+// with one, Slurm's refusal of --gpus-per-task without a task count, and Orbit's refusal by
+// name of --gpus-per-socket and --ntasks-per-gpu, which it does not model (--gpus,
+// --gpus-per-task, --cpus-per-gpu and --mem-per-gpu go to the controller). "" and 0 when
+// there is none.
 func CheckUnmodelledGPU(prog string, js *jobspec.JobSpec, gresTypes string) (stderr string, code int) {
 	if len(js.UnmodelledGPU) == 0 {
 		return "", 0
 	}
 	if jobspec.GresTypesHave(gresTypes, "gpu") {
-		return prog + ": error: " + js.UnmodelledGPU[0] + " is not supported by Orbit yet\n", 1
+		for _, o := range js.UnmodelledGPU {
+			if o == "--gpus-per-socket" || o == "--ntasks-per-gpu" {
+				return prog + ": error: " + o + " is not supported by Orbit yet\n", 1
+			}
+		}
+		if js.TresPerTask != "" && js.TresPerJob == "" && js.NTasks == jobspec.NoVal {
+			return prog + ": error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n" +
+				prog + ": error: " + jobspec.ErrInvalidGres.Error() + "\n", 1
+		}
+		return "", 0
 	}
 	if slices.Contains(js.UnmodelledGPU, "--ntasks-per-gpu") {
 		stderr = prog + ": error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"

@@ -1,7 +1,10 @@
 package options
 
 import (
+	"errors"
 	"testing"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 )
 
 // TestGpusPerNode: --gpus-per-node is the job's tres_per_node "gpu:N" ahead of --gres's
@@ -62,15 +65,27 @@ func TestGpuOptionsRefused(t *testing.T) {
 	}
 }
 
-// TestCheckUnmodelledGPU: on a cluster without a gpu GRES the GPU options Orbit does not
-// model get Slurm's invalid-GRES refusal; with one, Orbit's refusal by name.
+// TestCheckUnmodelledGPU: on a cluster without a gpu GRES the GPU options beyond --gres get
+// Slurm's invalid-GRES refusal; with one, --gpus-per-socket and --ntasks-per-gpu are refused
+// by name, --gpus-per-task without a task count as Slurm refuses it (the reference's lines),
+// and the others go to the controller as the TRES strings Slurm keeps.
 func TestCheckUnmodelledGPU(t *testing.T) {
 	js, err := ParseSbatch([]string{"sbatch", "--gpus-per-task=1", "--ntasks-per-gpu=2", "s.sh"}, nil, []byte(okScript), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg, code := CheckUnmodelledGPU("sbatch", js, "gpu,mps"); code != 1 || msg != "sbatch: error: --gpus-per-task is not supported by Orbit yet\n" {
+	if msg, code := CheckUnmodelledGPU("sbatch", js, "gpu,mps"); code != 1 || msg != "sbatch: error: --ntasks-per-gpu is not supported by Orbit yet\n" {
 		t.Errorf("with gpu in GresTypes: %d %q", code, msg)
+	}
+	alone, _ := ParseSbatch([]string{"sbatch", "--gpus-per-task=1", "s.sh"}, nil, []byte(okScript), now)
+	if msg, code := CheckUnmodelledGPU("sbatch", alone, "gpu"); code != 1 || msg != "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"+
+		"sbatch: error: Invalid generic resource (gres) specification\n" {
+		t.Errorf("--gpus-per-task without -n: %d %q", code, msg)
+	}
+	ok, _ := ParseSbatch([]string{"sbatch", "-n2", "--gpus-per-task=1", "--cpus-per-gpu=3", "--mem-per-gpu=1G", "-G", "a100:2", "s.sh"}, nil, []byte(okScript), now)
+	if msg, code := CheckUnmodelledGPU("sbatch", ok, "gpu"); code != 0 || ok.TresPerTask != "gres:gpu:1" || ok.CpusPerTres != "gres:gpu:3" ||
+		ok.MemPerTres != "gres:gpu:1024" || ok.TresPerJob != "gres:gpu:a100:2" {
+		t.Errorf("GPU requests: %d %q; TRES %q %q %q %q", code, msg, ok.TresPerJob, ok.TresPerTask, ok.CpusPerTres, ok.MemPerTres)
 	}
 	want := "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n" +
 		"sbatch: error: Invalid generic resource (gres) specification\n"
@@ -80,5 +95,19 @@ func TestCheckUnmodelledGPU(t *testing.T) {
 	plain, _ := ParseSbatch([]string{"sbatch", "--gpus-per-node=1", "s.sh"}, nil, []byte(okScript), now)
 	if msg, code := CheckUnmodelledGPU("sbatch", plain, ""); code != 0 || msg != "" {
 		t.Errorf("--gpus-per-node alone: %d %q", code, msg)
+	}
+}
+
+// TestMemPerGPUExclusive: --mem-per-gpu is a rival of --mem and --mem-per-cpu, as in Slurm's
+// _validate_memory_options; given on the command line it overrides SLURM_MEM_PER_NODE.
+func TestMemPerGPUExclusive(t *testing.T) {
+	_, err := ParseSbatch([]string{"sbatch", "--mem=10", "--mem-per-gpu=100", "s.sh"}, nil, []byte(okScript), now)
+	var perr *Error
+	if !errors.As(err, &perr) || perr.Stderr != "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n" || perr.ExitCode != 1 {
+		t.Errorf("--mem with --mem-per-gpu: %v", err)
+	}
+	js, err := ParseSbatch([]string{"sbatch", "--mem-per-gpu=100", "s.sh"}, []string{"SLURM_MEM_PER_NODE=10"}, []byte(okScript), now)
+	if err != nil || js.MemPerTres != "gres:gpu:100" || js.MemPerNode != jobspec.NoVal64 {
+		t.Errorf("--mem-per-gpu over SLURM_MEM_PER_NODE: %v, MemPerTres %q MemPerNode %d", err, js.MemPerTres, js.MemPerNode)
 	}
 }

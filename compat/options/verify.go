@@ -78,27 +78,45 @@ func specError(cmd Cmds, je *jobspec.Error) *Error {
 	return &Error{Stderr: cmdName(cmd) + ": " + kind + ": " + msg + "\n", ExitCode: code}
 }
 
-// memoryExclusive is Slurm's check that --mem and --mem-per-cpu are not both given on the
-// command line or in #SBATCH; one given there overrides the other from the environment.
+// memoryExclusive is Slurm's check that --mem, --mem-per-cpu and --mem-per-gpu are not
+// given together on the command line or in #SBATCH; one given there overrides the others
+// from the environment (_validate_memory_options).
 func (a *applier) memoryExclusive() error {
 	js := a.js
-	memCLI := a.memBy["mem"] == fromCLI && hasKey(a.memBy, "mem")
-	cpuCLI := a.memBy["mem-per-cpu"] == fromCLI && hasKey(a.memBy, "mem-per-cpu")
+	cli := func(id string) bool { return hasKey(a.memBy, id) && a.memBy[id] == fromCLI }
+	memCLI, cpuCLI, gpuCLI := cli("mem"), cli("mem-per-cpu"), cli("mem-per-gpu")
+	set := 0
+	for _, id := range []string{"mem", "mem-per-cpu", "mem-per-gpu"} {
+		if hasKey(a.memBy, id) {
+			set++
+		}
+	}
 	switch {
-	case memCLI && cpuCLI:
+	case b2i(memCLI)+b2i(cpuCLI)+b2i(gpuCLI) > 1:
 		return &Error{Stderr: cmdName(a.cmd) + ": fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n", ExitCode: 1}
 	case memCLI:
-		js.MemPerCPU = jobspec.NoVal64
+		js.MemPerCPU, js.MemPerTres = jobspec.NoVal64, ""
 		js.Undefine("mem-per-cpu")
 		js.Undefine("mem-per-gpu")
 	case cpuCLI:
-		js.MemPerNode = jobspec.NoVal64
+		js.MemPerNode, js.MemPerTres = jobspec.NoVal64, ""
 		js.Undefine("mem")
 		js.Undefine("mem-per-gpu")
-	case hasKey(a.memBy, "mem") && hasKey(a.memBy, "mem-per-cpu"):
+	case gpuCLI:
+		js.MemPerNode, js.MemPerCPU = jobspec.NoVal64, jobspec.NoVal64
+		js.Undefine("mem")
+		js.Undefine("mem-per-cpu")
+	case set > 1:
 		return &Error{Stderr: cmdName(a.cmd) + ": fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.\n", ExitCode: 1}
 	}
 	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func hasKey(m map[string]source, k string) bool { _, ok := m[k]; return ok }

@@ -162,4 +162,6 @@ func StoredDesc(d *wire.JobDesc, js *jobspec.JobSpec) {
 		d.TresFreq = "gpu:" + s.GPUFreq
 	}
 	d.NTasksPerSocket = s.NTasksPerSocket
+	// The GPU requests beyond --gres, which the controller turns into GPUs per node.
+	d.TresPerJob, d.TresPerTask, d.CpusPerTres, d.MemPerTres = js.TresPerJob, js.TresPerTask, js.CpusPerTres, js.MemPerTres
 }

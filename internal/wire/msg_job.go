@@ -113,6 +113,12 @@ type JobDesc struct {
 	TresBind        string `codec:"tres_bind"` // "gpu:<--gpu-bind>"
 	TresFreq        string `codec:"tres_freq"` // "gpu:<--gpu-freq>"
 	NTasksPerSocket uint32 `codec:"ntasks_per_socket"`
+	// --gpus, --gpus-per-task, --cpus-per-gpu, --mem-per-gpu as Slurm keeps them
+	// ("gres:gpu:2"); "" when not given.
+	TresPerJob  string `codec:"tres_per_job"`
+	TresPerTask string `codec:"tres_per_task"`
+	CpusPerTres string `codec:"cpus_per_tres"`
+	MemPerTres  string `codec:"mem_per_tres"`
 	// Reboot (--reboot) makes the job exclusive; Orbit accepts it only without a
 	// RebootProgram, where Slurm reboots nothing either.
 	Reboot bool `codec:"reboot"`
@@ -278,6 +284,10 @@ type JobInfo struct {
 	TresFreq        string `codec:"tres_freq"`
 	NTasksPerSocket uint32 `codec:"ntasks_per_socket"`
 	Reboot          bool   `codec:"reboot"`
+	TresPerJob      string `codec:"tres_per_job"`
+	TresPerTask     string `codec:"tres_per_task"`
+	CpusPerTres     string `codec:"cpus_per_tres"`
+	MemPerTres      string `codec:"mem_per_tres"`
 }
 
 // JobInfoReply answers MsgJobInfo.

@@ -161,6 +161,9 @@ type LaunchTasks struct {
 	// TaskProlog and TaskEpilog are srun --task-prolog and --task-epilog ("" = none).
 	TaskProlog string `codec:"task_prolog"`
 	TaskEpilog string `codec:"task_epilog"`
+	// GPUsPerTask is srun --gpus-per-task's count (0: none): each task sees only its own
+	// GPUs of the node's (the step's GPU variables cut per local task, as Slurm binds them).
+	GPUsPerTask uint32 `codec:"gpus_per_task,omitempty"`
 	// PMISize, for an srun --mpi=pmi2 step, is its task count: slurmstepd then serves PMI
 	// to the tasks (slurmd/pmi), with PMIMapping as PMI_process_mapping. 0: no PMI.
 	PMISize    uint32 `codec:"pmi_size,omitempty"`

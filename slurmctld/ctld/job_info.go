@@ -91,7 +91,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		NumTasks:      j.NumTasks,
 		CPUsPerTask:   j.CPUsPerTask,
 		NTasksPerNode: j.TasksPerNod,
-		MemPerNode:    j.shownMemPerNode(),
+		MemPerNode:    j.minMemoryNode(),
 		MemPerCPU:     j.MemPerCPU,
 		TimeLimit:     j.TimeLimit,
 		TimeMin:       d.TimeMin,

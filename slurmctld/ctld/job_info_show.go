@@ -144,6 +144,7 @@ func jobInfoStored(d *wire.JobDesc, info *wire.JobInfo) {
 	info.BurstBuffer, info.Container, info.PowerFlags = d.BurstBuffer, d.Container, d.PowerFlags
 	info.ClusterFeatures, info.Prefer = d.ClusterFeatures, d.Prefer
 	info.TresBind, info.TresFreq, info.Reboot = d.TresBind, d.TresFreq, d.Reboot
+	info.TresPerJob, info.TresPerTask, info.CpusPerTres, info.MemPerTres = d.TresPerJob, d.TresPerTask, d.CpusPerTres, d.MemPerTres
 	if d.NTasksPerSocket != wire.NoVal {
 		info.NTasksPerSocket = d.NTasksPerSocket
 	}

@@ -57,6 +57,15 @@ func (j *jobRecord) shownMemPerNode() uint64 {
 	return j.MemPerNode
 }
 
+// minMemoryNode is scontrol's MinMemoryNode: shownMemPerNode, but 0 for memory asked per GPU
+// (--mem-per-gpu), which Slurm keeps apart (MemPerTres=).
+func (j *jobRecord) minMemoryNode() uint64 {
+	if m := j.gpuMemPerNode(); m > 0 && j.MemPerNode == m && !memSet(j.descUint(descMemPerNode)) {
+		return 0
+	}
+	return j.shownMemPerNode()
+}
+
 // memSet reports whether a limit, default or request is set (neither 0, UNLIMITED nor
 // "not given").
 func memSet(v uint64) bool { return v != 0 && v != conf.Infinite64 && v != wire.NoVal64 }
@@ -68,6 +77,8 @@ func applyMemDefault(j *jobRecord, p *conf.Partition, cfg *conf.Config) {
 	}
 	j.MemPerCPU, j.MemPerNode = 0, 0
 	switch {
+	case j.gpuMemPerNode() > 0:
+		j.MemPerNode = j.gpuMemPerNode() // --mem-per-gpu (gres_gpu.go)
 	case memSet(p.DefMemPerCPU):
 		j.MemPerCPU = p.DefMemPerCPU
 	case memSet(p.DefMemPerNode):

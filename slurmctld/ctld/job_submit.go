@@ -222,6 +222,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := t.parseJobGres(c.config(), d.Gres, j, part); err != nil { // gres.go
 		return nil, err
 	}
+	if err := t.gpuRequests(d, j, part); err != nil { // gres_gpu.go
+		return nil, err
+	}
 	j.Exclusive = jobspec.Shared(d.Shared) == jobspec.SharedNone || d.Reboot ||
 		strings.EqualFold(part.conf.OverSubscribe, "EXCLUSIVE")
 

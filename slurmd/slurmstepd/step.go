@@ -354,6 +354,7 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 			}
 		}
 		t.Env = []string{"SLURM_PROCID=" + strconv.FormatUint(uint64(rank), 10), "SLURM_LOCALID=" + strconv.Itoa(i)}
+		t.Env = append(t.Env, taskGPUs(env, m.GPUsPerTask, i)...) // step_gpus.go
 		if cmd, found := lookPathOnce(argv[0], env, workDir); found {
 			t.Argv = append([]string{cmd}, argv[1:]...)
 		} else {

@@ -122,8 +122,9 @@ func TestGresShow(t *testing.T) {
 	if out, _, _ := c.Run(t, "squeue", "-h", "-j", strconv.Itoa(gpn), "-o", "%b"); strings.TrimSpace(out) != "gres:gpu:1" {
 		t.Errorf("--gpus-per-node=1: squeue %%b = %q, want gres:gpu:1", out)
 	}
-	// The GPU options Orbit does not model are refused by name, nothing submitted.
-	for _, opt := range []string{"--gpus=1", "--gpus-per-task=1", "--cpus-per-gpu=1", "--mem-per-gpu=1G"} {
+	// The GPU options Orbit does not model are refused by name, nothing submitted (--gpus,
+	// --gpus-per-task, --cpus-per-gpu and --mem-per-gpu: gpu_options_test.go).
+	for _, opt := range []string{"--gpus-per-socket=1", "--ntasks-per-gpu=1"} {
 		out, errOut, code := c.Run(t, "sbatch", "-J", "gres_refused", opt, "--wrap", "true")
 		name, _, _ := strings.Cut(opt, "=")
 		if code != 1 || out != "" || !strings.Contains(errOut, name+" is not supported by Orbit yet") {
