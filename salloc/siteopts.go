@@ -2,9 +2,9 @@ package main
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 )
 
 // siteEnv is what the site options salloc accepts (compat/jobspec SiteOptions that only
@@ -82,12 +82,5 @@ func siteEnv(js *jobspec.JobSpec, base []string) [][2]string {
 	if js.Overcommit {
 		add("SLURM_OVERCOMMIT", "1")
 	}
-	// The GPU requests' numbers as given (set_env_from_opts).
-	for _, v := range [][2]string{{"SLURM_CPUS_PER_GPU", js.CpusPerTres}, {"SLURM_GPUS", js.TresPerJob},
-		{"SLURM_GPUS_PER_TASK", js.TresPerTask}, {"SLURM_MEM_PER_GPU", js.MemPerTres}} {
-		if n, ok := strings.CutPrefix(v[1], "gres:gpu:"); ok {
-			add(v[0], n)
-		}
-	}
-	return out
+	return append(out, cmdclient.GPURequestEnv(js)...)
 }

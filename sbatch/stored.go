@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,12 +30,8 @@ func storedLayoutEnv(js *jobspec.JobSpec) []string {
 	if js.Overcommit {
 		env = append(env, "SLURM_OVERCOMMIT=1") // env_array_for_batch_job
 	}
-	// set_env_from_opts: the GPU requests' numbers (or "type:N") as given.
-	for _, v := range [][2]string{{"SLURM_CPUS_PER_GPU", js.CpusPerTres}, {"SLURM_GPUS", js.TresPerJob},
-		{"SLURM_GPUS_PER_TASK", js.TresPerTask}, {"SLURM_MEM_PER_GPU", js.MemPerTres}} {
-		if n, ok := strings.CutPrefix(v[1], "gres:gpu:"); ok {
-			env = append(env, v[0]+"="+n)
-		}
+	for _, kv := range cmdclient.GPURequestEnv(js) {
+		env = append(env, kv[0]+"="+kv[1])
 	}
 	return env
 }

@@ -165,3 +165,16 @@ func StoredDesc(d *wire.JobDesc, js *jobspec.JobSpec) {
 	// The GPU requests beyond --gres, which the controller turns into GPUs per node.
 	d.TresPerJob, d.TresPerTask, d.CpusPerTres, d.MemPerTres = js.TresPerJob, js.TresPerTask, js.CpusPerTres, js.MemPerTres
 }
+
+// GPURequestEnv is what sbatch and salloc export for --cpus-per-gpu, --gpus, --gpus-per-task
+// and --mem-per-gpu (set_env_from_opts): the numbers (or "type:N") as given, in that order.
+func GPURequestEnv(js *jobspec.JobSpec) [][2]string {
+	var out [][2]string
+	for _, v := range [][2]string{{"SLURM_CPUS_PER_GPU", js.CpusPerTres}, {"SLURM_GPUS", js.TresPerJob},
+		{"SLURM_GPUS_PER_TASK", js.TresPerTask}, {"SLURM_MEM_PER_GPU", js.MemPerTres}} {
+		if n, ok := strings.CutPrefix(v[1], "gres:gpu:"); ok {
+			out = append(out, [2]string{v[0], n})
+		}
+	}
+	return out
+}

@@ -26,8 +26,15 @@ func (idleScheduler) Schedule(context.Context, int64) (scheduler.Plan, error) {
 // so the port in its slurm.conf is never used.
 func verifyController(t *testing.T) *Controller {
 	t.Helper()
-	path, err := WriteTestConfig(t.TempDir(), 6817, TestConfig{Nodes: 2, CPUs: 4,
+	return idleController(t, TestConfig{Nodes: 2, CPUs: 4,
 		Extra: "NodeName=n3 NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=4 RealMemory=1000\nPartitionName=other Nodes=n3 State=UP\n"})
+}
+
+// idleController is a controller (not serving) over tc's nodes, all idle, with an
+// in-process scheduler that plans nothing.
+func idleController(t *testing.T, tc TestConfig) *Controller {
+	t.Helper()
+	path, err := WriteTestConfig(t.TempDir(), 6817, tc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,19 +144,9 @@ func TestApplyPlan_CountsEarlierStarts(t *testing.T) {
 func TestVerifyStart_WholeCores(t *testing.T) {
 	for _, mode := range []string{"CR_CPU", "CR_Core"} {
 		t.Run(mode, func(t *testing.T) {
-			path, err := WriteTestConfig(t.TempDir(), 6817, TestConfig{Nodes: 1, Shape: "Sockets=1 CoresPerSocket=2 ThreadsPerCore=2", SelectTypeParameters: mode})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, key := loadTest(t, path)
-			c, err := New(Options{Config: cfg, Key: key, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Scheduler: idleScheduler{}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := idleController(t, TestConfig{Nodes: 1, Shape: "Sockets=1 CoresPerSocket=2 ThreadsPerCore=2", SelectTypeParameters: mode})
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			c.t.nodes["n1"].rec.State = uint32(states.NodeIdle)
 			start := func(id uint32, cpus uint32) (allocation, error) {
 				j := pendingJob(id)
 				j.NumTasks = 1
