@@ -46,6 +46,9 @@ type LaunchBatchJob struct {
 	ClusterName  string   `codec:"cluster_name"`
 	// MemPerCPU is --mem-per-cpu in MiB (SLURM_MEM_PER_CPU); 0 when memory is per node.
 	MemPerCPU uint64 `codec:"mem_per_cpu"`
+	// MemPerGPUNode is the memory per node --mem-per-gpu gives (MiB): a limit like
+	// MemPerNode, which Slurm does not export as SLURM_MEM_PER_NODE. 0 for none.
+	MemPerGPUNode uint64 `codec:"mem_per_gpu_node,omitempty"`
 	// Restarts is the job's requeue count: a node that refused job JobID after a terminate
 	// still runs its later incarnation (Restarts higher than the terminated one's).
 	Restarts uint32 `codec:"restarts"`

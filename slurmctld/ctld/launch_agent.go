@@ -271,38 +271,39 @@ const batchStepID = 0xfffffffb
 func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 	d := j.Desc()
 	return &wire.LaunchBatchJob{
-		NodeName:     j.batchHost(),
-		JobID:        j.JobID,
-		ArrayTaskID:  wire.NoVal,
-		UserID:       j.UserID,
-		GroupID:      j.GroupID,
-		UserName:     c.names.user(j.UserID),
-		JobName:      d.Name,
-		Partition:    j.Partition,
-		Account:      d.Account,
-		QOS:          d.QOS,
-		NodeList:     hostlist.Compress(j.Nodes),
-		CPUsPerNode:  c.t.usedCPUs(j),    // select_cores.go
-		NumTasks:     j.requestedTasks(), // job_submit.go
-		CPUsPerTask:  j.CPUsPerTask,
-		MemPerNode:   j.shownMemPerNode(), // a whole-node job has no memory limit or SLURM_MEM_PER_NODE
-		MemPerCPU:    j.MemPerCPU,
-		TimeLimit:    j.TimeLimit,
-		KillWait:     uint32(c.config().KillWait),
-		WorkDir:      d.WorkDir,
-		ScriptArgs:   d.ScriptArgs, // Script and Environment: doLaunch reads them from the store
-		StdOut:       d.StdOut,
-		StdErr:       d.StdErr,
-		StdIn:        d.StdIn,
-		OpenMode:     d.OpenMode,
-		SignalNumber: d.SignalNumber,
-		SignalTime:   d.SignalTime,
-		SignalFlags:  d.SignalFlags,
-		SubmitDir:    d.SubmitDir,
-		SubmitHost:   d.SubmitHost,
-		StartTime:    j.StartTime,
-		ClusterName:  c.config().ClusterName,
-		GPUs:         c.batchGPUs(j), // gres.go
+		NodeName:      j.batchHost(),
+		JobID:         j.JobID,
+		ArrayTaskID:   wire.NoVal,
+		UserID:        j.UserID,
+		GroupID:       j.GroupID,
+		UserName:      c.names.user(j.UserID),
+		JobName:       d.Name,
+		Partition:     j.Partition,
+		Account:       d.Account,
+		QOS:           d.QOS,
+		NodeList:      hostlist.Compress(j.Nodes),
+		CPUsPerNode:   c.t.usedCPUs(j),    // select_cores.go
+		NumTasks:      j.requestedTasks(), // job_submit.go
+		CPUsPerTask:   j.CPUsPerTask,
+		MemPerNode:    j.minMemoryNode(), // a whole-node or --mem-per-gpu job has no SLURM_MEM_PER_NODE
+		MemPerCPU:     j.MemPerCPU,
+		MemPerGPUNode: j.shownMemPerNode() - j.minMemoryNode(), // the limit --mem-per-gpu sets, when that is all
+		TimeLimit:     j.TimeLimit,
+		KillWait:      uint32(c.config().KillWait),
+		WorkDir:       d.WorkDir,
+		ScriptArgs:    d.ScriptArgs, // Script and Environment: doLaunch reads them from the store
+		StdOut:        d.StdOut,
+		StdErr:        d.StdErr,
+		StdIn:         d.StdIn,
+		OpenMode:      d.OpenMode,
+		SignalNumber:  d.SignalNumber,
+		SignalTime:    d.SignalTime,
+		SignalFlags:   d.SignalFlags,
+		SubmitDir:     d.SubmitDir,
+		SubmitHost:    d.SubmitHost,
+		StartTime:     j.StartTime,
+		ClusterName:   c.config().ClusterName,
+		GPUs:          c.batchGPUs(j), // gres.go
 	}
 }
 

@@ -88,7 +88,7 @@ func batchMemory(m *wire.LaunchBatchJob, node string) (uint64, uint32) {
 	case m.MemPerCPU > 0 && m.MemPerCPU != wire.NoVal64:
 		return m.MemPerCPU * uint64(cpus), cpus
 	}
-	return 0, cpus
+	return m.MemPerGPUNode, cpus // --mem-per-gpu's, or 0
 }
 
 // stepMemory is the job's memory (MiB) on h for an srun step. The batch launch of the job,

@@ -64,6 +64,19 @@ func TestGPUOptions(t *testing.T) {
 		t.Errorf("--gpus=1 --cpus-per-gpu=2 job (NumCPUs %d): want CpusPerTres= and TresPerJob= lines in\n%s", j.NumCPUs, out)
 	}
 
+	// --mem-per-gpu: kept as MemPerTres, and not exported as SLURM_MEM_PER_NODE (as on the
+	// reference).
+	id = submit("-o", "memgpu.out", "--gpus=1", "--mem-per-gpu=50", "--wrap", "echo ${SLURM_MEM_PER_NODE:-none} $SLURM_MEM_PER_GPU")
+	if j := c.WaitJob(t, id, states.JobComplete); j == nil {
+		t.Fatal("--mem-per-gpu job did not complete")
+	}
+	if got := waitFile(t, filepath.Join(c.WorkDir, "memgpu.out")); got != "none 50\n" {
+		t.Errorf("--gpus=1 --mem-per-gpu=50 job output %q, want \"none 50\"", got)
+	}
+	if out := show(id); !strings.Contains(out, "MinMemoryNode=0 ") || !strings.Contains(out, "\n   MemPerTres=gres:gpu:50\n") {
+		t.Errorf("--mem-per-gpu job: want MinMemoryNode=0 and MemPerTres=gres:gpu:50 in\n%s", out)
+	}
+
 	// --gpus-per-task over two nodes with a task count per node: a GPU on each.
 	id = submit("-o", "/dev/null", "-N2", "--ntasks-per-node=1", "--gpus-per-task=1", "--wrap", "true")
 	if j := c.WaitJob(t, id, states.JobComplete); j == nil || j.NodeList != "n[1-2]" {

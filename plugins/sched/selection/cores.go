@@ -55,13 +55,6 @@ func JobCores(n *scheduler.Node, j *scheduler.Job) (Cores, bool) {
 	return CoresOf(n.ThreadsPerCore, j.NTasksPerCore, j.ThreadsPerCore, j.CPUsPerTask)
 }
 
-// Plain says the node's CPUs are cores and the job uses all of each: the CPU count is all
-// that matters.
-func (c Cores) Plain() bool { return c.tpc == 1 }
-
-// TPC is the node's threads per core.
-func (c Cores) TPC() uint32 { return c.tpc }
-
 // Tasks is how many tasks fit in free CPUs of the node (whole cores of them).
 func (c Cores) Tasks(free uint32) uint32 {
 	cores := free / c.tpc
