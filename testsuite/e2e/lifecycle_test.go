@@ -273,7 +273,10 @@ func TestSbatch_ControllerDown(t *testing.T) {
 // process group, receives the cancel's SIGTERM too and forwards SIGKILL, as Slurm's srun
 // does ("forcing job termination"), so the reference has the same race.
 func TestScancel_BatchJobWithStep(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	// KillWait=10: the job's processes are killed KillWait after the cancel's SIGTERM, srun
+	// among them; the harness's 2 s left srun too little to hear its task's end and report
+	// it on a loaded machine (one full run of make test lost the report so).
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, ExtraConf: "KillWait=10\n"})
 	testbin.Path(t, "srun")
 	// The batch shell waits for srun before it acts on its own SIGTERM (a trap runs once
 	// the foreground command ends): otherwise the script may end first under load, and
