@@ -65,6 +65,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 		}
 	}
 	s := sentState{jobs: make([]sentJob, 0, len(elig))}
+	anyExcl := c.t.anyExclusiveUser() // select_user.go
 	for id, j := range c.t.jobs {
 		if n, ok := repl[id]; ok {
 			j = n
@@ -73,7 +74,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 		if !pending && !j.countsOnNodes() {
 			continue // ended, completing without nodes, suspended without an allocation or by preemption
 		}
-		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id])})
+		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id], anyExcl)})
 	}
 	slices.SortFunc(s.jobs, func(a, b sentJob) int { return cmp.Compare(a.rec.JobID, b.rec.JobID) })
 	for _, name := range c.t.nodeOrder {

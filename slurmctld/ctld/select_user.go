@@ -26,10 +26,14 @@ func (t *tables) userExclusive(j *jobRecord, p *partEntry) bool {
 
 // userExclusiveIn is userExclusive for the scheduler's view of j: --exclusive=user, or any
 // of the partitions it may start in (parts; else its own, each of a list) with
-// ExclusiveUser=YES. The controller judges the partition a start chose (verifyStart).
-func (t *tables) userExclusiveIn(j *jobRecord, parts []string) bool {
+// ExclusiveUser=YES; anyPart is anyExclusiveUser, found once for a pass over every job.
+// The controller judges the partition a start chose (verifyStart).
+func (t *tables) userExclusiveIn(j *jobRecord, parts []string, anyPart bool) bool {
 	if jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedUser {
 		return true
+	}
+	if !anyPart {
+		return false // no partition has ExclusiveUser=YES (anyExclusiveUser)
 	}
 	if len(parts) == 0 {
 		parts = strings.Split(j.Partition, ",")
@@ -102,4 +106,14 @@ func (c *Controller) nodeOwner(n *nodeEntry) string {
 		return ""
 	}
 	return c.names.user(n.owner) + "(" + strconv.FormatUint(uint64(n.owner), 10) + ")"
+}
+
+// anyExclusiveUser says whether some partition has ExclusiveUser=YES.
+func (t *tables) anyExclusiveUser() bool {
+	for _, p := range t.parts {
+		if p.conf.ExclusiveUser {
+			return true
+		}
+	}
+	return false
 }
