@@ -57,7 +57,9 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		a.applyGpus(o.ID, val) // gpu.go
 	case "gpus", "gpus-per-task", "gpus-per-socket", "cpus-per-gpu", "mem-per-gpu", "ntasks-per-gpu":
 		a.unmodelledGPU(o.ID) // gpu.go
-		a.gpuTres(o.ID, val)
+		if err := a.gpuTres(o.ID, val); err != nil {
+			return err
+		}
 		if o.ID == "mem-per-gpu" {
 			a.memBy[o.ID] = src // a rival of --mem and --mem-per-cpu (verify.go)
 		}

@@ -48,7 +48,7 @@ func (a *applier) unmodelledGPU(id string) {
 // gpuTres keeps --gpus, --gpus-per-task, --cpus-per-gpu and --mem-per-gpu as Slurm's job
 // holds them (tres_per_job, tres_per_task, cpus_per_tres, mem_per_tres); the controller
 // checks the values.
-func (a *applier) gpuTres(id, val string) {
+func (a *applier) gpuTres(id, val string) error {
 	js := a.js
 	switch id {
 	case "gpus":
@@ -56,12 +56,17 @@ func (a *applier) gpuTres(id, val string) {
 	case "gpus-per-task":
 		js.TresPerTask = "gres:gpu:" + val
 	case "cpus-per-gpu":
-		js.CpusPerTres = "gres:gpu:" + val
+		n, err := parseInt(a.cmd, "--cpus-per-gpu", val) // Slurm's parse_int, positive
+		if err != nil {
+			return err
+		}
+		js.CpusPerTres = "gres:gpu:" + strconv.FormatUint(uint64(n), 10)
 	case "mem-per-gpu":
 		if mb, err := memsize.ParseMB(val); err == nil && mb != memsize.NoVal64 {
 			js.MemPerTres = "gres:gpu:" + strconv.FormatUint(mb, 10)
 		}
 	}
+	return nil
 }
 
 // CheckUnmodelledGPU is what sbatch, srun and salloc (prog) print and exit with for the

@@ -100,11 +100,16 @@ func TestCheckUnmodelledGPU(t *testing.T) {
 
 // TestMemPerGPUExclusive: --mem-per-gpu is a rival of --mem and --mem-per-cpu, as in Slurm's
 // _validate_memory_options; given on the command line it overrides SLURM_MEM_PER_NODE.
+// --cpus-per-gpu must be a number (parse_int).
 func TestMemPerGPUExclusive(t *testing.T) {
 	_, err := ParseSbatch([]string{"sbatch", "--mem=10", "--mem-per-gpu=100", "s.sh"}, nil, []byte(okScript), now)
 	var perr *Error
 	if !errors.As(err, &perr) || perr.Stderr != "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n" || perr.ExitCode != 1 {
 		t.Errorf("--mem with --mem-per-gpu: %v", err)
+	}
+	_, err = ParseSbatch([]string{"sbatch", "--cpus-per-gpu=abc", "s.sh"}, nil, []byte(okScript), now)
+	if !errors.As(err, &perr) || perr.Stderr != "sbatch: error: Invalid numeric value \"abc\" for --cpus-per-gpu.\n" {
+		t.Errorf("--cpus-per-gpu=abc: %v", err)
 	}
 	js, err := ParseSbatch([]string{"sbatch", "--mem-per-gpu=100", "s.sh"}, []string{"SLURM_MEM_PER_NODE=10"}, []byte(okScript), now)
 	if err != nil || js.MemPerTres != "gres:gpu:100" || js.MemPerNode != jobspec.NoVal64 {

@@ -70,7 +70,10 @@ func (t *tables) gpuRequests(d *wire.JobDesc, j *jobRecord, p *partEntry) error 
 	if c, ok := tresNumber(d.CpusPerTres); ok && c > 0 {
 		if d.TresPerTask != "" {
 			if d.CPUsPerTask == wire.NoVal || d.CPUsPerTask == 0 {
-				j.CPUsPerTask = uint32(c * perTask.Count) // Slurm's cpus_per_task = GPUs per task times CPUs per GPU
+				// Slurm's cpus_per_task = GPUs per task times CPUs per GPU. (A pending job's
+				// NumCPUs in Slurm still counts one CPU per task until it starts; Orbit's
+				// counts these from the start.)
+				j.CPUsPerTask = uint32(c * perTask.Count)
 				j.editDesc(func(d *wire.JobDesc) { d.CPUsPerTask = j.CPUsPerTask })
 			}
 		} else {
