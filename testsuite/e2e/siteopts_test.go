@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/testbin"
@@ -112,10 +111,9 @@ func TestWholeCores(t *testing.T) {
 	two := submit("-n1", "--hint=nomultithread", "--wrap", "sleep 300")
 	c.WaitJob(t, two, states.JobRunning)
 	three := submit("-n1", "--wrap", "sleep 300")
-	deadline := time.Now().Add(15 * time.Second)
-	for sh("squeue", "-h", "-j", fmt.Sprint(three), "-o", "%r") != "Resources\n" && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitFor(t, "the third job to wait for Resources", func() bool {
+		return sh("squeue", "-h", "-j", fmt.Sprint(three), "-o", "%r") == "Resources\n"
+	})
 	if got := sh("squeue", "-h", "-o", "%i %C %t %r", "--sort", "i"); got != fmt.Sprintf("%d 2 R None\n%d 2 R None\n%d 1 PD Resources\n", one, two, three) {
 		t.Errorf("three one-task jobs on two cores: squeue\n%s", got)
 	}
