@@ -72,7 +72,7 @@ func (c *Controller) planCycle() {
 	// completing, Slurm schedules nothing (job_is_completing); until is when that ends.
 	var until int64
 	completeWait := int64(c.config().CompleteWait)
-	for _, j := range c.t.jobs {
+	for _, j := range c.t.liveJobs() {
 		if completeWait > 0 && j.state().IsCompleting() && j.EndTime >= now-completeWait {
 			until = max(until, j.EndTime+completeWait)
 		}

@@ -66,7 +66,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 	}
 	s := sentState{jobs: make([]sentJob, 0, len(elig))}
 	anyExcl := c.t.anyExclusiveUser() // select_user.go
-	for id, j := range c.t.jobs {
+	for id, j := range c.t.liveJobs() {
 		if n, ok := repl[id]; ok {
 			j = n
 		}

@@ -14,7 +14,7 @@ type inUse struct {
 // c.mu held.
 func (c *Controller) inUse() *inUse {
 	u := &inUse{tasks: map[uint32]uint32{}, licenses: map[string]uint32{}, totals: c.licenseTotals()}
-	for _, j := range c.t.jobs {
+	for _, j := range c.t.liveJobs() {
 		if j.ArrayJobID != 0 && j.holdsNodes() {
 			u.tasks[j.ArrayJobID]++
 		}

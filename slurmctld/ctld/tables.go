@@ -269,7 +269,11 @@ type partEntry struct {
 
 // tables are the controller's in-memory state, guarded by Controller.mu.
 type tables struct {
-	jobs      map[uint32]*jobRecord
+	jobs map[uint32]*jobRecord
+	// live holds the ids of the jobs a scheduling cycle looks at: pending, running,
+	// suspended or completing. The finished ones MinJobAge keeps (thousands at a high job
+	// rate) are skipped by every cycle (job_live.go).
+	live      map[uint32]struct{}
 	nodes     map[string]*nodeEntry
 	nodeOrder []string
 	parts     map[string]*partEntry
@@ -289,6 +293,7 @@ type tables struct {
 func newTables(cfg *conf.Config) *tables {
 	t := &tables{
 		jobs:       map[uint32]*jobRecord{},
+		live:       map[uint32]struct{}{},
 		nodes:      map[string]*nodeEntry{},
 		parts:      map[string]*partEntry{},
 		lowPrio:    maxPriorityBase,
@@ -352,6 +357,7 @@ func (t *tables) installJob(j *jobRecord) {
 	}
 	t.counts.change(old, j)
 	t.jobs[j.JobID] = j
+	t.markLive(j)
 	t.hold(j)
 	t.countScriptRef(j, +1)
 	if j.JobID >= t.nextJobID {
@@ -371,6 +377,7 @@ func (t *tables) removeJob(id uint32) {
 		t.countScriptRef(old, -1)
 		t.counts.change(old, nil)
 		delete(t.jobs, id)
+		delete(t.live, id)
 	}
 }
 
