@@ -213,6 +213,7 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 	if err := stepdlaunch.Write(path, b); err != nil {
 		return nil, err
 	}
+	defer d.refillSpare() // once this launch is done: a spare starting now would slow it
 	cmd, r, err := d.spawnStepd("--batch", path, h.node.Name)
 	if err != nil {
 		return nil, err
@@ -241,7 +242,6 @@ func (d *Daemon) startStepd(ctx context.Context, h *hosted, m *wire.LaunchBatchJ
 // (stepd_spare.go), and returns it with the read end of its readiness pipe (fd 3 in the
 // stepd: stepdlaunch.ReadyFD). On failure the launch file is removed.
 func (d *Daemon) spawnStepd(mode, path, node string) (*exec.Cmd, *os.File, error) {
-	defer d.refillSpare()
 	if cmd, r, ok := d.takeSpare(mode, path, node); ok {
 		return cmd, r, nil
 	}

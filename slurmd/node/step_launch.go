@@ -100,6 +100,7 @@ func (d *Daemon) startStepStepd(ctx context.Context, h *hosted, m *wire.LaunchTa
 	if err := stepdlaunch.WriteStep(path, l); err != nil {
 		return err
 	}
+	defer d.refillSpare() // once this launch is done: a spare starting now would slow it
 	cmd, r, err := d.spawnStepd("--step", path, h.node.Name)
 	if err != nil {
 		return err

@@ -157,6 +157,7 @@ func (d *Daemon) startStepStepdMany(m *wire.LaunchTasksMany, ok []int) []error {
 	if err := stepdlaunch.WriteStep(path, l); err != nil {
 		return all(err)
 	}
+	defer d.refillSpare() // once this launch is done: a spare starting now would slow it
 	cmd, r, err := d.spawnStepd("--step", path, first.node.Name)
 	if err != nil {
 		return all(err)

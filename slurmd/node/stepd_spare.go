@@ -12,10 +12,12 @@ import (
 // A slurmstepd is a fresh process per step (so steps outlive slurmd), and starting a Go
 // program is most of a short step's launch time. So slurmd keeps one spare stepd started
 // ahead of need (`slurmstepd --spare`, waiting on its order pipe) and hands the next launch
-// to it, starting the following spare in the background: the launch then costs a pipe
-// write instead of a process start. The first spare is started by the first launch, so a
-// slurmd that never launches costs no extra process. A spare whose slurmd stops (or dies)
-// reads the end of its order pipe and exits.
+// to it: the launch then costs a pipe write instead of a process start. The following spare
+// is started in the background once that launch is done (spawnStepd's callers refill after
+// the stepd said it runs): a Go start meanwhile would take the CPU the launch needs. The
+// first spare is started by the first launch, so a slurmd that never launches costs no
+// extra process. A spare whose slurmd stops (or dies) reads the end of its order pipe and
+// exits.
 
 // spareStepd is a started slurmstepd waiting for its order.
 type spareStepd struct {
