@@ -11,10 +11,12 @@ import (
 )
 
 // serviceName is the gRPC service a plugin serves. The service is described by hand (no
-// protoc): three unary methods whose messages are the contract's Go types in msgpack.
+// protoc): unary methods whose messages are the contract's Go types in msgpack. Sync,
+// Update and Schedule are the contract's calls; UpdateSchedule is Update and Schedule in one
+// round trip (a plugin built before it answers Unimplemented, and the host falls back).
 const serviceName = "orbit.scheduler.v1.Scheduler"
 
-// The messages of the three calls. Each wraps the contract type so a field can be added to a
+// The messages of the calls. Each wraps the contract type so a field can be added to a
 // call without changing the contract.
 type (
 	syncRequest struct {
@@ -29,6 +31,10 @@ type (
 	scheduleReply struct {
 		Plan Plan `codec:"plan"`
 	}
+	updateScheduleRequest struct {
+		Delta Delta `codec:"delta"`
+		Now   int64 `codec:"now"`
+	}
 	empty struct{}
 )
 
@@ -40,6 +46,7 @@ var serviceDesc = grpc.ServiceDesc{
 		{MethodName: "Sync", Handler: handleSync},
 		{MethodName: "Update", Handler: handleUpdate},
 		{MethodName: "Schedule", Handler: handleSchedule},
+		{MethodName: "UpdateSchedule", Handler: handleUpdateSchedule},
 	},
 	Streams:  []grpc.StreamDesc{},
 	Metadata: "orbit/plugins/scheduler",
@@ -80,6 +87,25 @@ func handleSchedule(srv any, ctx context.Context, dec func(any) error, icpt grpc
 	}
 	return unary(ctx, srv, "Schedule", req, icpt, func(ctx context.Context, r any) (any, error) {
 		p, err := srv.(Scheduler).Schedule(ctx, r.(*scheduleRequest).Now)
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		return &scheduleReply{Plan: p}, nil
+	})
+}
+
+func handleUpdateSchedule(srv any, ctx context.Context, dec func(any) error, icpt grpc.UnaryServerInterceptor) (any, error) {
+	req := new(updateScheduleRequest)
+	if err := dec(req); err != nil {
+		return nil, err
+	}
+	return unary(ctx, srv, "UpdateSchedule", req, icpt, func(ctx context.Context, r any) (any, error) {
+		us := r.(*updateScheduleRequest)
+		sc := srv.(Scheduler)
+		if err := sc.Update(ctx, us.Delta); err != nil {
+			return nil, toStatus(err)
+		}
+		p, err := sc.Schedule(ctx, us.Now)
 		if err != nil {
 			return nil, toStatus(err)
 		}

@@ -22,3 +22,23 @@ type Scheduler interface {
 	Update(ctx context.Context, d Delta) error
 	Schedule(ctx context.Context, now int64) (Plan, error)
 }
+
+// UpdateScheduler is a Scheduler that takes a delta and makes a plan in one call: Update,
+// then Schedule if Update succeeded. The host side of a plugin process (Client) is one, so
+// that a scheduling cycle costs one round trip to the plugin, not two; a plugin author
+// implements Scheduler only.
+type UpdateScheduler interface {
+	UpdateSchedule(ctx context.Context, d Delta, now int64) (Plan, error)
+}
+
+// UpdateAndSchedule sends d to s and asks it for a plan at now, in one call when s is an
+// UpdateScheduler. An error may come from either step: ErrResync asks for a Sync.
+func UpdateAndSchedule(ctx context.Context, s Scheduler, d Delta, now int64) (Plan, error) {
+	if us, ok := s.(UpdateScheduler); ok {
+		return us.UpdateSchedule(ctx, d, now)
+	}
+	if err := s.Update(ctx, d); err != nil {
+		return Plan{}, err
+	}
+	return s.Schedule(ctx, now)
+}

@@ -150,21 +150,30 @@ func (c *Controller) planCycle() {
 	c.carryOut(preempted)
 }
 
-// askPlan brings the plugin up to date with cur and asks it for a plan. It reports false
-// when there is no plan this cycle (the plugin failed; it is logged).
+// askPlan brings the plugin up to date with cur and asks it for a plan: in one call when
+// it is synced (scheduler.UpdateAndSchedule), else after a full Sync. It reports false when
+// there is no plan this cycle (the plugin failed; it is logged).
 func (c *Controller) askPlan(cur sentState, now int64) (scheduler.Plan, bool) {
 	p := &c.plug
 	ctx := c.ctx
-	var err error
-	if p.synced {
+	if p.synced && !c.reconf.resync.Swap(false) {
 		p.seq++
-		err = p.sched.Update(ctx, p.sent.delta(cur, p.seq, now))
+		plan, err := scheduler.UpdateAndSchedule(ctx, p.sched, p.sent.delta(cur, p.seq, now), now)
+		if err == nil {
+			p.sent = cur
+			return plan, true
+		}
+		if !errors.Is(err, scheduler.ErrResync) {
+			// Whether the delta was taken is unknown: the next cycle resyncs.
+			p.synced = false
+			c.log.Warn("scheduler plugin made no plan; jobs wait", "err", err)
+			return scheduler.Plan{}, false
+		}
+		// The plugin's mirror cannot take the delta (or it is a new process): the whole
+		// state, then the plan.
 	}
-	if !p.synced || errors.Is(err, scheduler.ErrResync) || c.reconf.resync.Swap(false) {
-		p.seq++
-		err = p.sched.Sync(ctx, cur.state(c.schedConfig(), p.seq, now))
-	}
-	if err != nil {
+	p.seq++
+	if err := p.sched.Sync(ctx, cur.state(c.schedConfig(), p.seq, now)); err != nil {
 		p.synced = false
 		c.log.Warn("scheduler plugin not updated; no plan this cycle", "err", err)
 		return scheduler.Plan{}, false

@@ -333,6 +333,21 @@ func (h *Host) Schedule(ctx context.Context, now int64) (scheduler.Plan, error) 
 	return p, err
 }
 
+// UpdateSchedule sends a delta and asks for a plan in one call to the plugin process;
+// without a synced plugin it answers ErrResync without a call.
+func (h *Host) UpdateSchedule(ctx context.Context, d scheduler.Delta, now int64) (scheduler.Plan, error) {
+	if !h.isSynced() {
+		return scheduler.Plan{}, scheduler.ErrResync
+	}
+	var p scheduler.Plan
+	err := h.call(ctx, "UpdateSchedule", func(ctx context.Context, sc scheduler.Scheduler) error {
+		var err error
+		p, err = scheduler.UpdateAndSchedule(ctx, sc, d, now)
+		return err
+	})
+	return p, err
+}
+
 func (h *Host) isSynced() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()

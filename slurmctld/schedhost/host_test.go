@@ -67,6 +67,29 @@ func TestHost_ScheduleOverGRPC(t *testing.T) {
 	}
 }
 
+// TestHost_UpdateScheduleOverGRPC checks the one-call cycle against a plugin process: a
+// delta that follows the Sync gets a plan, one with a gap ErrResync.
+func TestHost_UpdateScheduleOverGRPC(t *testing.T) {
+	h := start(t, schedhost.Options{})
+	ctx := context.Background()
+	if _, err := h.UpdateSchedule(ctx, scheduler.Delta{Seq: 2}, 1); !errors.Is(err, scheduler.ErrResync) {
+		t.Fatalf("UpdateSchedule before Sync: %v, want ErrResync", err)
+	}
+	if err := h.Sync(ctx, state(1, "")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := h.UpdateSchedule(ctx, scheduler.Delta{Seq: 2}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Starts) != 1 || p.Starts[0].JobID != 7 || p.Starts[0].Nodes[0] != "n1" {
+		t.Fatalf("plan = %+v, want job 7 started on n1", p)
+	}
+	if _, err := h.UpdateSchedule(ctx, scheduler.Delta{Seq: 9}, 1); !errors.Is(err, scheduler.ErrResync) {
+		t.Fatalf("UpdateSchedule with a gap: %v, want ErrResync across the wire", err)
+	}
+}
+
 func TestHost_KilledPluginRestartsAndNeedsSync(t *testing.T) {
 	h := start(t, schedhost.Options{RestartMin: time.Millisecond})
 	ctx := context.Background()
