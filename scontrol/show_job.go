@@ -564,7 +564,9 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s(" Contiguous=")
 	rnum(r, b2i(j.Contiguous))
 	r.s(" Licenses=")
-	r.s(nullStr(j.Licenses))
+	if !j.LicensesEmpty {
+		r.s(nullStr(j.Licenses))
+	}
 	r.s(" Network=")
 	r.s(nullStr(j.Network))
 	r.nl()

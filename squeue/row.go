@@ -26,6 +26,7 @@ func fillJobRow(r *format.JobRow, j *wire.JobInfo, now time.Time) {
 		Reservation:    j.Reservation,
 		WCKey:          j.WCKey,
 		Licenses:       j.Licenses,
+		LicensesEmpty:  j.LicensesEmpty,
 		TRESPerNode:    j.Gres, // tres_per_node ("gres:gpu:1"), as the controller keeps --gres
 		TRESPerJob:     j.TresPerJob,
 		TRESPerTask:    j.TresPerTask,

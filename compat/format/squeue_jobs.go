@@ -202,7 +202,12 @@ var SqueueJobFields = []jobField{
 		return j.Now.Unix() - j.Submit.Unix()
 	}),
 	jnull('w', "wckey", "WCKEY", func(j *JobRow) string { return j.WCKey }),
-	jnull('W', "licenses", "LICENSES", func(j *JobRow) string { return j.Licenses }),
+	jstr('W', "licenses", "LICENSES", func(j *JobRow) string {
+		if j.LicensesEmpty {
+			return ""
+		}
+		return null(j.Licenses)
+	}),
 	jstr('X', "corespec", "CORE_SPEC", func(j *JobRow) string {
 		const coreSpecThread = 0x8000
 		switch {

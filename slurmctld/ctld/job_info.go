@@ -117,6 +117,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		Reservation:   d.Reservation,
 		WCKey:         d.WCKey,
 		Licenses:      d.Licenses,
+		LicensesEmpty: d.LicensesEmpty,
 		Gres:          jobspec.TresPerNode(d.Gres), // Slurm keeps and shows tres_per_node ("gres:gpu:1")
 		MailType:      d.MailType,
 		MailUser:      d.MailUser,

@@ -86,6 +86,7 @@ var (
 	descGres          = descField("Gres")
 	descKillInvalid   = descField("KillInvalid")
 	descLicenses      = descField("Licenses")
+	descLicensesEmpty = descField("LicensesEmpty")
 	descMemPerCPU     = descField("MemPerCPU")
 	descMemPerNode    = descField("MemPerNode")
 	descMinCPUs       = descField("MinCPUs")

@@ -65,7 +65,8 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 	if r.Comment != nil {
 		n.editDesc(func(d *wire.JobDesc) { d.Comment = *r.Comment })
 	}
-	if r.Licenses != nil && *r.Licenses != n.descStr(descLicenses) {
+	// An empty value always applies: it turns a job's (null) into Slurm's empty string.
+	if r.Licenses != nil && (*r.Licenses != n.descStr(descLicenses) || *r.Licenses == "" && !n.descFlag(descLicensesEmpty)) {
 		if errno := c.updateLicenses(n, *r.Licenses, priv); errno != 0 { // licenses.go
 			return errno
 		}

@@ -134,6 +134,6 @@ func (c *Controller) updateLicenses(n *jobRecord, spec string, priv bool) int32 
 	default:
 		return errnoNotPendingNorRunning
 	}
-	n.editDesc(func(d *wire.JobDesc) { d.Licenses = spec })
+	n.editDesc(func(d *wire.JobDesc) { d.Licenses, d.LicensesEmpty = spec, spec == "" })
 	return 0
 }

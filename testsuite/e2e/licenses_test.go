@@ -98,6 +98,27 @@ func TestLicenses(t *testing.T) {
 	step := submit(t, c, "-o", "/dev/null", "--wrap", "srun -L stata true")
 	c.WaitJob(t, step, states.JobComplete)
 
+	// Licenses= sets a job's licenses to Slurm's empty string, shown as such, where a job
+	// never given any shows (null); squeue's %W follows.
+	held := submit(t, c, "-H", "-L", "stata", "--wrap", "true")
+	plain := submit(t, c, "-H", "--wrap", "true")
+	for _, id := range []uint32{held, plain} {
+		if _, errOut, code := c.Run(t, "scontrol", "update", "job", fmt.Sprint(id), "Licenses="); code != 0 {
+			t.Fatalf("scontrol update job %d Licenses=: exit %d, %q", id, code, errOut)
+		}
+		if out, _, _ := c.Run(t, "scontrol", "show", "job", fmt.Sprint(id)); !strings.Contains(out, " Licenses= Network=") {
+			t.Errorf("job %d after Licenses=: scontrol show job lacks \"Licenses= \":\n%s", id, out)
+		}
+		if out, _, _ := c.Run(t, "squeue", "-h", "-j", fmt.Sprint(id), "-o", "%W|"); out != "|\n" {
+			t.Errorf("job %d after Licenses=: squeue %%W = %q, want empty", id, out)
+		}
+	}
+	other := submit(t, c, "-H", "--wrap", "true")
+	if out, _, _ := c.Run(t, "squeue", "-h", "-j", fmt.Sprint(other), "-o", "%W|"); out != "(null)|\n" {
+		t.Errorf("job never given licenses: squeue %%W = %q, want (null)", out)
+	}
+	c.Run(t, "scancel", fmt.Sprint(held), fmt.Sprint(plain), fmt.Sprint(other))
+
 	for _, bad := range []string{"matlab:3", "foo", "matlab:x", "mat lab", "matlab:-1"} {
 		out, errOut, code := c.Run(t, "sbatch", "-L", bad, "--wrap", "true")
 		if code != 1 || out != "" || errOut != "sbatch: error: Batch job submission failed: Invalid license specification\n" {
