@@ -53,7 +53,6 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 		name string
 	}{
 		{[]string{"show", "slurmd"}, "show slurmd"},
-		{[]string{"show", "assoc_mgr"}, "show assoc_mgr"},
 		{[]string{"token"}, `"token"`},
 		{[]string{"setdebug", "info"}, `"setdebug"`},
 		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},

@@ -13,7 +13,7 @@ var entities = []entity{
 	{names: []string{"aliases"}, min: 1, run: (*cli).showAliases},
 	{names: []string{"bbstat", "dwstat"}, min: 2, run: (*cli).showNothing},
 	{names: []string{"burstbuffer"}, min: 2, run: (*cli).showNothing},
-	{names: []string{"assoc_mgr", "cache"}, min: 2},
+	{names: []string{"assoc_mgr", "cache"}, min: 2, run: (*cli).showAssocMgr},
 	{names: []string{"config"}, min: 1, run: (*cli).showConfig},
 	{names: []string{"daemons"}, min: 1, run: (*cli).showDaemons},
 	{names: []string{"Federations"}, min: 1, run: (*cli).showNothing},
