@@ -1,6 +1,7 @@
 package conf
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -25,6 +26,10 @@ type ShowConfigRuntime struct {
 	// LookupUID maps a user name to its uid for SlurmUser/SlurmdUser ("root(0)"); nil uses the
 	// system's user database.
 	LookupUID func(name string) (uint32, bool)
+	// SlurmctldDebug and DebugFlags, when set, are what scontrol setdebug and setdebugflags
+	// made of slurm.conf's (until the next reconfigure).
+	SlurmctldDebug string
+	DebugFlags     *uint64
 }
 
 // showConfigOrder is the order of Slurm 22.05's `scontrol show config` (src/api/config_info.c),
@@ -93,6 +98,18 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			line(name, rt.Version)
 		case "ClusterName":
 			line(name, c.ClusterName)
+		case "SlurmctldDebug":
+			line(name, cmp.Or(rt.SlurmctldDebug, c.SlurmctldDebug))
+		case "DebugFlags":
+			// Slurm prints the flags it parsed, in its own names and order.
+			v := c.DebugFlags
+			if f, _, err := ParseDebugFlags(v); err == nil {
+				v = DebugFlagsString(f)
+			}
+			if rt.DebugFlags != nil {
+				v = DebugFlagsString(*rt.DebugFlags)
+			}
+			line(name, cmp.Or(v, "(null)"))
 		case "PreemptMode":
 			line(name, PreemptModeString(c.PreemptMode))
 		case "SlurmctldHost":

@@ -54,7 +54,6 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 	}{
 		{[]string{"show", "slurmd"}, "show slurmd"},
 		{[]string{"token"}, `"token"`},
-		{[]string{"setdebug", "info"}, `"setdebug"`},
 		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},
 	}
 	for _, tt := range tests {

@@ -100,7 +100,8 @@ func runDaemon(opts options, args []string, stderr *os.File) int {
 		return 1
 	}
 	c, err := ctld.New(ctld.Options{Config: cfg, Key: key, Logger: log, ClearState: opts.clearState, Scheduler: sched,
-		OnReconfigure: func(n *conf.Config) { level.Set(logLevel(n.SlurmctldDebug, opts.verbose)) }})
+		OnReconfigure: func(n *conf.Config) { level.Set(logLevel(n.SlurmctldDebug, opts.verbose)) },
+		OnDebugLevel:  func(l string) { level.Set(logLevel(l, opts.verbose)) }})
 	if err != nil {
 		sched.Close()
 		l.Close()

@@ -27,7 +27,29 @@ type ShutdownRequest struct {
 	ControllerOnly bool `codec:"controller_only"`
 }
 
+// SetDebugLevelRequest sets the controller's log level until the next reconfigure (scontrol
+// setdebug). Level is Slurm's number: 0 quiet, 1 fatal, 2 error, 3 info, 4 verbose, 5 debug
+// to 9 debug5. Operators only; the reply is MsgOK or an Error.
+type SetDebugLevelRequest struct {
+	Level uint32 `codec:"level"`
+}
+
+// SetDebugFlagsRequest adds and removes DebugFlags until the next reconfigure (scontrol
+// setdebugflags +NAME/-NAME). The flags are conf.ParseDebugFlags' bits. Operators only.
+type SetDebugFlagsRequest struct {
+	Plus  uint64 `codec:"plus"`
+	Minus uint64 `codec:"minus"`
+}
+
+// SetSchedLogRequest sets SlurmSchedLogLevel (scontrol schedloglevel): 0 disable, 1 enable.
+type SetSchedLogRequest struct {
+	Level uint32 `codec:"level"`
+}
+
 func init() {
+	Register(MsgSetDebugLevel, "REQUEST_SET_DEBUG_LEVEL", func() any { return new(SetDebugLevelRequest) })
+	Register(MsgSetDebugFlags, "REQUEST_SET_DEBUGFLAGS", func() any { return new(SetDebugFlagsRequest) })
+	Register(MsgSetSchedLog, "REQUEST_SET_SCHEDLOG_LEVEL", func() any { return new(SetSchedLogRequest) })
 	Register(MsgBuildInfo, "REQUEST_BUILD_INFO", func() any { return new(BuildInfoRequest) })
 	Register(MsgBuildInfoReply, "RESPONSE_BUILD_INFO", func() any { return new(BuildInfoReply) })
 	Register(MsgReconfigure, "REQUEST_RECONFIGURE", func() any { return new(ReconfigureRequest) })

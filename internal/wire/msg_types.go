@@ -67,6 +67,9 @@ const (
 	MsgBuildInfoReply MsgType = 501 // BuildInfoReply
 	MsgReconfigure    MsgType = 502 // scontrol reconfigure: MsgOK when done
 	MsgShutdown       MsgType = 503 // scontrol shutdown: ShutdownRequest, MsgOK before it stops
+	MsgSetDebugLevel  MsgType = 504 // scontrol setdebug: SetDebugLevelRequest (REQUEST_SET_DEBUG_LEVEL)
+	MsgSetDebugFlags  MsgType = 505 // scontrol setdebugflags: SetDebugFlagsRequest (REQUEST_SET_DEBUGFLAGS)
+	MsgSetSchedLog    MsgType = 506 // scontrol schedloglevel: SetSchedLogRequest (REQUEST_SET_SCHEDLOG_LEVEL)
 
 	// Broadcasts down the node tree, slurmctld → slurmd → slurmd (msg_forward.go): 600–699.
 	MsgForward            MsgType = 600 // Forward: an inner message for a list of nodes, fanned out with TreeWidth

@@ -19,6 +19,9 @@ func (c *Controller) registerAdmin() {
 	c.srv.HandleRPC(wire.MsgBuildInfo, c.handleBuildInfo)
 	c.srv.HandleRPC(wire.MsgReconfigure, c.handleReconfigure)
 	c.srv.HandleRPC(wire.MsgShutdown, c.handleShutdown)
+	c.srv.HandleRPC(wire.MsgSetDebugLevel, c.handleSetDebugLevel) // debug_level.go
+	c.srv.HandleRPC(wire.MsgSetDebugFlags, c.handleSetDebugFlags)
+	c.srv.HandleRPC(wire.MsgSetSchedLog, c.handleSetSchedLog)
 	// sbatch/srun --test-only (job_will_run.go): a job message, registered here so that
 	// controller.go's table stays as it is.
 	c.srv.HandleRPC(wire.MsgJobWillRun, c.handleJobWillRun)
@@ -39,6 +42,7 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 	c.mu.RLock()
 	next := c.t.nextJobID
 	c.mu.RUnlock()
+	level, flags := c.logCtl.get()
 	text := c.config().ShowConfig(conf.ShowConfigRuntime{
 		DataAsOf:  c.now(),
 		BootTime:  c.booted,
@@ -46,6 +50,9 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 		NextJobID: next,
 		ConfPath:  c.config().Path,
 		Version:   version.Slurm,
+
+		SlurmctldDebug: level,
+		DebugFlags:     flags,
 	})
 	return &wire.BuildInfoReply{Text: text}, nil
 }

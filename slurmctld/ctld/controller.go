@@ -53,6 +53,9 @@ type Options struct {
 	// OnReconfigure, when set, is called with the new configuration after each reconfigure
 	// (slurmctld sets its log level from SlurmctldDebug).
 	OnReconfigure func(*conf.Config)
+	// OnDebugLevel, when set, is called with a log level name (conf.DebugLevels) when
+	// scontrol setdebug changes it.
+	OnDebugLevel func(level string)
 }
 
 // Controller is a running slurmctld.
@@ -109,6 +112,7 @@ type Controller struct {
 	reconf    reconfState // scontrol reconfigure and SIGHUP (reconfigure.go)
 	bf        bfStats     // sdiag's backfill section (stats_backfill.go)
 	onReconf  func(*conf.Config)
+	logCtl    logCtl // scontrol setdebug and setdebugflags (debug_level.go)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -176,6 +180,7 @@ func New(opts Options) (*Controller, error) {
 	c.cfg.Store(cfg)
 	c.booted = now()
 	c.onReconf = opts.OnReconfigure
+	c.logCtl.onLevel = opts.OnDebugLevel
 	c.plug.sched = opts.Scheduler
 	if c.plug.sched == nil {
 		c.plug.sched = builtin.New(c.schedConfig())

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// oneArg checks that argv is the keyword and one argument, as Slurm's setdebug,
+// setdebugflags, schedloglevel and wait_job do; false when it said otherwise.
+func (c *cli) oneArg(argv []string) bool {
+	switch {
+	case len(argv) > 2:
+		c.exitCode = 1
+		if c.quiet != 1 {
+			c.eprintf("too many arguments for keyword:%s\n", argv[0])
+		}
+		return false
+	case len(argv) < 2:
+		c.exitCode = 1
+		if c.quiet != 1 {
+			c.eprintf("too few arguments for keyword:%s\n", argv[0])
+		}
+		return false
+	}
+	return true
+}
+
+// levelArg reads a level as Slurm's setdebug and schedloglevel do: a name from names, else
+// a number up to len(names)-1. A number strtoul reads as more than an int holds (a negative
+// one) comes back as -1 without a complaint: Slurm then sends nothing.
+func levelArg(s string, names []string) (level int, ok bool) {
+	for i, n := range names {
+		if strings.EqualFold(s, n) {
+			return i, true
+		}
+	}
+	neg := strings.HasPrefix(strings.TrimLeft(s, " \t"), "-")
+	digits := strings.TrimLeft(strings.TrimLeft(s, " \t"), "+-")
+	v, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil || digits == "" {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	if int32(v) < 0 { // Slurm's (int) of the unsigned long
+		return -1, true
+	}
+	if int(int32(v)) >= len(names) {
+		return 0, false
+	}
+	return int(int32(v)), true
+}
+
+// cmdSetDebug is `scontrol setdebug LEVEL`: the controller's log level until the next
+// reconfigure.
+func (c *cli) cmdSetDebug(argv []string) {
+	if !c.oneArg(argv) {
+		return
+	}
+	level, ok := levelArg(argv[1], conf.DebugLevels)
+	if !ok {
+		c.exitCode = 1
+		if c.quiet != 1 {
+			c.eprintf("invalid debug level: %s\n", argv[1])
+		}
+		return
+	}
+	if level < 0 {
+		return
+	}
+	if e := c.call(wire.MsgSetDebugLevel, &wire.SetDebugLevelRequest{Level: uint32(level)}, nil); e != nil {
+		c.perror("slurm_set_debug_level error", e)
+	}
+}
+
+// cmdSetDebugFlags is `scontrol setdebugflags [+|-]NAME`: DebugFlags added or removed until
+// the next reconfigure.
+func (c *cli) cmdSetDebugFlags(argv []string) {
+	if !c.oneArg(argv) {
+		return
+	}
+	arg := argv[1]
+	var plus, minus uint64
+	bad := arg == "" || arg[0] != '+' && arg[0] != '-'
+	if !bad {
+		flags, notes, err := conf.ParseDebugFlags(arg[1:])
+		for _, n := range notes {
+			c.errorf("%s", n)
+		}
+		if err != nil {
+			c.errorf("%s", err.Error())
+			bad = true
+		} else if arg[0] == '+' {
+			plus = flags
+		} else {
+			minus = flags
+		}
+	}
+	if bad {
+		c.exitCode = 1
+		if c.quiet != 1 {
+			c.eprintf("invalid debug flag: %s\n", arg)
+			if arg == "" || arg[0] != '+' && arg[0] != '-' {
+				c.eprintf("Usage: setdebugflags [+|-]NAME\n")
+			}
+		}
+		return
+	}
+	if e := c.call(wire.MsgSetDebugFlags, &wire.SetDebugFlagsRequest{Plus: plus, Minus: minus}, nil); e != nil {
+		c.perror("slurm_set_debug_flags error", e)
+	}
+}
+
+// cmdSchedLogLevel is `scontrol schedloglevel disable|enable|0|1`.
+func (c *cli) cmdSchedLogLevel(argv []string) {
+	if !c.oneArg(argv) {
+		return
+	}
+	level, ok := levelArg(argv[1], []string{"disable", "enable"})
+	if !ok {
+		c.exitCode = 1
+		if c.quiet != 1 {
+			c.eprintf("invalid schedlog level: %s\n", argv[1])
+		}
+		return
+	}
+	if level < 0 {
+		return
+	}
+	if e := c.call(wire.MsgSetSchedLog, &wire.SetSchedLogRequest{Level: uint32(level)}, nil); e != nil {
+		c.perror("slurm_set_schedlog_level error", e)
+	}
+}

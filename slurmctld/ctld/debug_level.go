@@ -1,0 +1,105 @@
+package ctld
+
+import (
+	"context"
+	"sync"
+
+	"github.com/orbit-hpc/orbit/conf"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// errEACCES is these RPCs' refusal of a user who is not an operator: Slurm answers them with
+// the system's EACCES, not its own access-denied error.
+func errEACCES() error { return wire.Errorf(13, "Permission denied") }
+
+// logCtl is what scontrol setdebug and setdebugflags changed of slurm.conf's SlurmctldDebug
+// and DebugFlags; a reconfigure reads slurm.conf again and drops both, as Slurm's does.
+type logCtl struct {
+	mu      sync.Mutex
+	level   string  // a conf.DebugLevels name; "" = SlurmctldDebug
+	flags   *uint64 // nil = DebugFlags
+	onLevel func(level string)
+}
+
+func (l *logCtl) get() (string, *uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.flags == nil {
+		return l.level, nil
+	}
+	f := *l.flags
+	return l.level, &f
+}
+
+func (l *logCtl) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.level, l.flags = "", nil
+}
+
+// handleSetDebugLevel serves scontrol setdebug (Slurm's REQUEST_SET_DEBUG_LEVEL): operators
+// only. The controller's log level follows at once; show config prints the new level.
+func (c *Controller) handleSetDebugLevel(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, errEACCES()
+	}
+	r := req.Body.(*wire.SetDebugLevelRequest)
+	if int(r.Level) >= len(conf.DebugLevels) {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "invalid debug level %d", r.Level)
+	}
+	name := conf.DebugLevels[r.Level]
+	c.logCtl.mu.Lock()
+	c.logCtl.level = name
+	on := c.logCtl.onLevel
+	c.logCtl.mu.Unlock()
+	if on != nil {
+		on(name)
+	}
+	c.log.Info("debug level set", "level", name, "uid", id.UID)
+	return &wire.OK{}, nil
+}
+
+// handleSetDebugFlags serves scontrol setdebugflags (REQUEST_SET_DEBUGFLAGS): operators only.
+// Orbit's controller logs no more for a flag; show config prints the flags set.
+func (c *Controller) handleSetDebugFlags(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, errEACCES()
+	}
+	r := req.Body.(*wire.SetDebugFlagsRequest)
+	c.logCtl.mu.Lock()
+	defer c.logCtl.mu.Unlock()
+	var cur uint64
+	if c.logCtl.flags != nil {
+		cur = *c.logCtl.flags
+	} else if f, _, err := conf.ParseDebugFlags(c.config().DebugFlags); err == nil {
+		cur = f
+	}
+	cur = cur&^r.Minus | r.Plus
+	c.logCtl.flags = &cur
+	return &wire.OK{}, nil
+}
+
+// handleSetSchedLog serves scontrol schedloglevel (REQUEST_SET_SCHEDLOG_LEVEL). Without a
+// SlurmSchedLogFile Slurm answers that the operation is disabled; Orbit writes no scheduler
+// log, so it answers so with one too.
+func (c *Controller) handleSetSchedLog(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, errEACCES()
+	}
+	if f, _ := c.config().Get("SlurmSchedLogFile"); f == "" {
+		return nil, slurmErr(errnoDisabled)
+	}
+	return nil, wire.Errorf(wire.ErrnoSlurmError, "a scheduler log (SlurmSchedLogFile) is not supported by Orbit yet")
+}
