@@ -49,7 +49,7 @@ type keyword struct {
 var keywords = []keyword{
 	{names: []string{"abort"}, min: 5},
 	{names: []string{"all"}, min: 2, run: (*cli).cmdAll},
-	{names: []string{"cancel_reboot"}, min: 3},
+	{names: []string{"cancel_reboot"}, min: 3, run: (*cli).cmdCancelReboot},
 	{names: []string{"completing"}, min: 2},
 	{names: []string{"cluster"}, min: 2},
 	{names: []string{"create"}, min: 2, run: (*cli).cmdCreate},
@@ -67,7 +67,7 @@ var keywords = []keyword{
 	{names: []string{"\\q"}, min: 2, fixed: true},
 	{names: []string{"quiet"}, min: 4},
 	{names: []string{"quit"}, min: 4, run: (*cli).cmdExit},
-	{names: []string{"reboot_nodes"}, min: 3},
+	{names: []string{"reboot_nodes"}, min: 3, run: (*cli).cmdReboot},
 	{names: []string{"reconfigure"}, min: 3, run: (*cli).cmdReconfigure},
 	{names: []string{"requeue"}, min: 3, run: (*cli).cmdRequeue},
 	{names: []string{"requeuehold"}, min: 11, fixed: true, run: (*cli).cmdRequeueHold},
