@@ -30,6 +30,8 @@ type ShowConfigRuntime struct {
 	// made of slurm.conf's (until the next reconfigure).
 	SlurmctldDebug string
 	DebugFlags     *uint64
+	// FairShareDampeningFactor, when not 0, is what scontrol fsdampeningfactor set.
+	FairShareDampeningFactor uint16
 }
 
 // showConfigOrder is the order of Slurm 22.05's `scontrol show config` (src/api/config_info.c),
@@ -151,7 +153,7 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			// Printed with the multifactor block only (config_info.c compares the plugin
 			// name with "priority/basic" exactly).
 			if c.PriorityType != "priority/basic" {
-				line(name, strconv.Itoa(int(c.Priority.FairShareDampeningFactor)))
+				line(name, strconv.Itoa(int(cmp.Or(rt.FairShareDampeningFactor, c.Priority.FairShareDampeningFactor))))
 			}
 		case "PriorityType":
 			if c.PriorityType == "priority/basic" {

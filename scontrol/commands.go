@@ -80,7 +80,7 @@ var keywords = []keyword{
 	{names: []string{"token"}, min: 3},
 	{names: []string{"wait_job"}, min: 2, run: (*cli).cmdWaitJob},
 	{names: []string{"setdebugflags"}, min: 9, run: (*cli).cmdSetDebugFlags},
-	{names: []string{"fsdampeningfactor", "fairsharedampeningfactor"}, min: 3},
+	{names: []string{"fsdampeningfactor", "fairsharedampeningfactor"}, min: 3, run: (*cli).cmdFSDampening},
 	{names: []string{"setdebug"}, min: 2, run: (*cli).cmdSetDebug},
 	{names: []string{"schedloglevel"}, min: 3, run: (*cli).cmdSchedLogLevel},
 	{names: []string{"show"}, min: 3, run: (*cli).cmdShow},

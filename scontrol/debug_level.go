@@ -135,3 +135,28 @@ func (c *cli) cmdSchedLogLevel(argv []string) {
 		c.perror("slurm_set_schedlog_level error", e)
 	}
 }
+
+// cmdFSDampening is `scontrol fsdampeningfactor N` (also fairsharedampeningfactor): the
+// controller's FairShareDampeningFactor until the next reconfigure. As Slurm's, a value that
+// is not a number above 0 (read as a 16-bit one) is reported without changing the exit code.
+func (c *cli) cmdFSDampening(argv []string) {
+	if !c.oneArg(argv) {
+		return
+	}
+	s := strings.TrimLeft(argv[1], " \t")
+	digits := strings.TrimLeft(s, "+-")
+	v, err := strconv.ParseUint(digits, 10, 64)
+	if strings.HasPrefix(s, "-") {
+		v = -v
+	}
+	factor := uint16(v)
+	if err != nil || digits == "" || factor == 0 {
+		if c.quiet != 1 {
+			c.eprintf("invalid dampening factor: %s\n", argv[1])
+		}
+		return
+	}
+	if e := c.call(wire.MsgSetFSDampening, &wire.SetFSDampeningRequest{Factor: factor}, nil); e != nil {
+		c.perror("slurm_set_fs_dampeningfactor error", e)
+	}
+}

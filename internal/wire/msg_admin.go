@@ -46,7 +46,14 @@ type SetSchedLogRequest struct {
 	Level uint32 `codec:"level"`
 }
 
+// SetFSDampeningRequest sets FairShareDampeningFactor until the next reconfigure (scontrol
+// fsdampeningfactor). Operators only.
+type SetFSDampeningRequest struct {
+	Factor uint16 `codec:"factor"`
+}
+
 func init() {
+	Register(MsgSetFSDampening, "REQUEST_SET_FS_DAMPENING_FACTOR", func() any { return new(SetFSDampeningRequest) })
 	Register(MsgSetDebugLevel, "REQUEST_SET_DEBUG_LEVEL", func() any { return new(SetDebugLevelRequest) })
 	Register(MsgSetDebugFlags, "REQUEST_SET_DEBUGFLAGS", func() any { return new(SetDebugFlagsRequest) })
 	Register(MsgSetSchedLog, "REQUEST_SET_SCHEDLOG_LEVEL", func() any { return new(SetSchedLogRequest) })

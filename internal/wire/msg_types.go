@@ -70,6 +70,7 @@ const (
 	MsgSetDebugLevel  MsgType = 504 // scontrol setdebug: SetDebugLevelRequest (REQUEST_SET_DEBUG_LEVEL)
 	MsgSetDebugFlags  MsgType = 505 // scontrol setdebugflags: SetDebugFlagsRequest (REQUEST_SET_DEBUGFLAGS)
 	MsgSetSchedLog    MsgType = 506 // scontrol schedloglevel: SetSchedLogRequest (REQUEST_SET_SCHEDLOG_LEVEL)
+	MsgSetFSDampening MsgType = 507 // scontrol fsdampeningfactor: SetFSDampeningRequest (REQUEST_SET_FS_DAMPENING_FACTOR)
 
 	// Broadcasts down the node tree, slurmctld → slurmd → slurmd (msg_forward.go): 600–699.
 	MsgForward            MsgType = 600 // Forward: an inner message for a list of nodes, fanned out with TreeWidth

@@ -22,6 +22,7 @@ func (c *Controller) registerAdmin() {
 	c.srv.HandleRPC(wire.MsgSetDebugLevel, c.handleSetDebugLevel) // debug_level.go
 	c.srv.HandleRPC(wire.MsgSetDebugFlags, c.handleSetDebugFlags)
 	c.srv.HandleRPC(wire.MsgSetSchedLog, c.handleSetSchedLog)
+	c.srv.HandleRPC(wire.MsgSetFSDampening, c.handleSetFSDampening)
 	// sbatch/srun --test-only (job_will_run.go): a job message, registered here so that
 	// controller.go's table stays as it is.
 	c.srv.HandleRPC(wire.MsgJobWillRun, c.handleJobWillRun)
@@ -53,6 +54,8 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 
 		SlurmctldDebug: level,
 		DebugFlags:     flags,
+
+		FairShareDampeningFactor: c.logCtl.dampening(),
 	})
 	return &wire.BuildInfoReply{Text: text}, nil
 }

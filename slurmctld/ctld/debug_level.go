@@ -18,6 +18,7 @@ type logCtl struct {
 	mu      sync.Mutex
 	level   string  // a conf.DebugLevels name; "" = SlurmctldDebug
 	flags   *uint64 // nil = DebugFlags
+	fsDamp  uint16  // FairShareDampeningFactor set by scontrol; 0 = slurm.conf's
 	onLevel func(level string)
 }
 
@@ -34,7 +35,14 @@ func (l *logCtl) get() (string, *uint64) {
 func (l *logCtl) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.level, l.flags = "", nil
+	l.level, l.flags, l.fsDamp = "", nil, 0
+}
+
+// dampening is the FairShareDampeningFactor scontrol set, 0 for slurm.conf's.
+func (l *logCtl) dampening() uint16 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fsDamp
 }
 
 // handleSetDebugLevel serves scontrol setdebug (Slurm's REQUEST_SET_DEBUG_LEVEL): operators
@@ -84,6 +92,32 @@ func (c *Controller) handleSetDebugFlags(_ context.Context, req *wire.Request) (
 	}
 	cur = cur&^r.Minus | r.Plus
 	c.logCtl.flags = &cur
+	return &wire.OK{}, nil
+}
+
+// handleSetFSDampening serves scontrol fsdampeningfactor (REQUEST_SET_FS_DAMPENING_FACTOR):
+// operators only. The fair-share factors are computed again with the next priority pass, as
+// Slurm's priority_g_reconfig has them.
+func (c *Controller) handleSetFSDampening(_ context.Context, req *wire.Request) (any, error) {
+	id, err := identity(req)
+	if err != nil {
+		return nil, err
+	}
+	if !c.privileged(id) {
+		return nil, errEACCES()
+	}
+	r := req.Body.(*wire.SetFSDampeningRequest)
+	if r.Factor == 0 {
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "invalid dampening factor 0")
+	}
+	c.logCtl.mu.Lock()
+	c.logCtl.fsDamp = r.Factor
+	c.logCtl.mu.Unlock()
+	c.mu.Lock()
+	c.prio().lastCalc = 0 // due now
+	c.mu.Unlock()
+	c.wake()
+	c.log.Info("FairShareDampeningFactor set", "factor", r.Factor, "uid", id.UID)
 	return &wire.OK{}, nil
 }
 

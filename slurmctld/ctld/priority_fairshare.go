@@ -2,6 +2,7 @@ package ctld
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -218,7 +219,8 @@ func (c *Controller) calcFairShare(also ...uint32) {
 		users[j.UserID] = true
 	}
 	pc := c.config().Priority
-	fs.factor = fairShareFactors(fs.usage, users, pc.Flags&conf.PriorityFairTree != 0, pc.FairShareDampeningFactor)
+	damp := cmp.Or(c.logCtl.dampening(), pc.FairShareDampeningFactor) // scontrol fsdampeningfactor
+	fs.factor = fairShareFactors(fs.usage, users, pc.Flags&conf.PriorityFairTree != 0, damp)
 }
 
 // fairShareFactors computes each user's factor for users that all sit directly under root

@@ -93,3 +93,35 @@ func TestScontrol_SetDebug(t *testing.T) {
 		t.Errorf("at setdebug quiet the controller still logged job %s's submit", strings.TrimSpace(quiet))
 	}
 }
+
+// TestScontrol_FSDampeningFactor sets FairShareDampeningFactor under priority/multifactor,
+// where show config prints it, and checks that a reconfigure brings slurm.conf's back.
+func TestScontrol_FSDampeningFactor(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, ExtraConf: "PriorityType=priority/multifactor\n"})
+	factor := func() string {
+		out, _, _ := c.Run(t, "scontrol", "show", "config")
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "FairShareDampeningFactor ") {
+				return l
+			}
+		}
+		return ""
+	}
+	for _, k := range []struct{ args, err string }{
+		{"fsdampeningfactor 0", "invalid dampening factor: 0\n"},
+		{"fsdampeningfactor 65536", "invalid dampening factor: 65536\n"},
+		{"fairsharedampeningfactor 4", ""},
+	} {
+		out, errOut, code := c.Run(t, "scontrol", strings.Fields(k.args)...)
+		if out != "" || errOut != k.err || code != 0 {
+			t.Errorf("scontrol %s: exit %d, stdout %q, stderr %q; want exit 0, stderr %q", k.args, code, out, errOut, k.err)
+		}
+	}
+	if got := factor(); got != "FairShareDampeningFactor = 4" {
+		t.Errorf("show config after fsdampeningfactor 4: %q", got)
+	}
+	c.Run(t, "scontrol", "reconfigure")
+	if got := factor(); got != "FairShareDampeningFactor = 1" {
+		t.Errorf("show config after reconfigure: %q, want slurm.conf's 1", got)
+	}
+}
