@@ -77,7 +77,7 @@ var keywords = []keyword{
 	{names: []string{"suspend"}, min: 2, run: (*cli).cmdSuspend},
 	{names: []string{"resume"}, min: 3, run: (*cli).cmdResume},
 	{names: []string{"top"}, min: 3, run: (*cli).cmdTop},
-	{names: []string{"token"}, min: 3},
+	{names: []string{"token"}, min: 3, run: (*cli).cmdToken},
 	{names: []string{"wait_job"}, min: 2, run: (*cli).cmdWaitJob},
 	{names: []string{"setdebugflags"}, min: 9, run: (*cli).cmdSetDebugFlags},
 	{names: []string{"fsdampeningfactor", "fairsharedampeningfactor"}, min: 3, run: (*cli).cmdFSDampening},

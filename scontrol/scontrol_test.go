@@ -53,7 +53,7 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 		name string
 	}{
 		{[]string{"show", "slurmd"}, "show slurmd"},
-		{[]string{"token"}, `"token"`},
+		{[]string{"takeover"}, `"takeover"`},
 		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},
 	}
 	for _, tt := range tests {

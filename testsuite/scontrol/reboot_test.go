@@ -37,3 +37,20 @@ func TestScontrol_Reboot(t *testing.T) {
 		t.Errorf("node after the cases: %q, want idle", o)
 	}
 }
+
+// TestScontrol_Token runs scontrol token on a cluster without auth/jwt: the reference
+// cannot make one there either.
+func TestScontrol_Token(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	for _, k := range []struct{ args, err string }{
+		{"token", "Error fetching token\n"},
+		{"token lifespan=60 username=root", "Error fetching token\n"},
+		{"token bogus", "Invalid option: `bogus`\n"},
+		{"token lifespan", "Invalid option: `lifespan`\n"},
+	} {
+		out, errOut, code := c.Run(t, "scontrol", strings.Fields(k.args)...)
+		if out != "" || errOut != k.err || code != 1 {
+			t.Errorf("scontrol %s: exit %d, stdout %q, stderr %q; want exit 1, stderr %q", k.args, code, out, errOut, k.err)
+		}
+	}
+}
