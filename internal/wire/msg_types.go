@@ -96,5 +96,11 @@ const (
 	MsgLicenseInfo      MsgType = 1000 // scontrol show licenses: LicenseInfoRequest (REQUEST_LICENSE_INFO)
 	MsgLicenseInfoReply MsgType = 1001 // LicenseInfoReply (RESPONSE_LICENSE_INFO)
 
-	// Next family: 1100–1199.
+	// A node's steps and processes, scontrol → slurmd (msg_node_steps.go): 1100–1199.
+	MsgStepPids      MsgType = 1100 // scontrol listpids: StepPidsRequest (Slurm asks each slurmstepd)
+	MsgStepPidsReply MsgType = 1101 // StepPidsReply: every matching step's processes
+	MsgPidJob        MsgType = 1102 // scontrol pidinfo: PidJobRequest (REQUEST_JOB_ID)
+	MsgPidJobReply   MsgType = 1103 // PidJobReply: the job the process belongs to
+
+	// Next family: 1200–1299.
 )

@@ -132,6 +132,7 @@ func Start(opts Options) (*Daemon, error) {
 	d.srv.HandleRPC(wire.MsgForward, d.forwarder()) // forward.go
 	d.srv.HandleRPC(wire.MsgHealthCheck, d.handleHealthCheck)
 	d.registerSteps()
+	d.registerStepQueries() // step_pids.go
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.startRegQueue() // register_batch.go
 	d.wg.Add(2)

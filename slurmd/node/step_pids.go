@@ -1,0 +1,79 @@
+package node
+
+import (
+	"context"
+	"os"
+	"strconv"
+
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmd/stepd"
+)
+
+func (d *Daemon) registerStepQueries() {
+	d.srv.HandleRPC(wire.MsgStepPids, d.handleStepPids)
+	d.srv.HandleRPC(wire.MsgPidJob, d.handlePidJob)
+}
+
+// nodeSteps is the steps running on hosted node h, from their state files, with whether
+// each one's supervisor runs other steps too (the shares of a wide step, or slurmd itself).
+func nodeSteps(h *hosted) (steps []*stepd.State, shared map[*stepd.State]bool) {
+	all, _ := stepd.ListSteps(h.spool) // unreadable files are steps we cannot show
+	bySupervisor := map[int]int{}
+	for _, st := range all {
+		if !st.Ended() && stepd.Alive(st) {
+			steps = append(steps, st)
+			bySupervisor[st.Pid]++
+		}
+	}
+	shared = map[*stepd.State]bool{}
+	for _, st := range steps {
+		shared[st] = bySupervisor[st.Pid] > 1 || st.Pid == os.Getpid()
+	}
+	return steps, shared
+}
+
+// handleStepPids serves scontrol listpids: the processes of the node's running steps that
+// match, the caller's own unless it is an operator.
+func (d *Daemon) handleStepPids(_ context.Context, req *wire.Request) (any, error) {
+	m := req.Body.(*wire.StepPidsRequest)
+	h := d.nodes[m.NodeName]
+	if h == nil {
+		return nil, errInvalidNode(m.NodeName)
+	}
+	if req.Identity == nil {
+		return nil, wire.NewError(wire.ErrnoAccessDenied)
+	}
+	steps, shared := nodeSteps(h)
+	rep := &wire.StepPidsReply{}
+	for _, st := range steps {
+		if m.JobID != 0 && st.JobID != m.JobID || m.StepID != "" && st.StepID != m.StepID ||
+			st.UID != req.Identity.UID && !d.privileged(req) {
+			continue
+		}
+		tasks, others := stepd.StepProcesses(st, shared[st])
+		sp := wire.StepPids{JobID: st.JobID, StepID: st.StepID}
+		for _, t := range tasks {
+			sp.Tasks = append(sp.Tasks, wire.TaskPid{Pid: uint32(t.Pid), LocalID: uint32(t.LocalID), GlobalID: uint32(t.Rank)})
+		}
+		for _, p := range others {
+			sp.Others = append(sp.Others, uint32(p))
+		}
+		rep.Steps = append(rep.Steps, sp)
+	}
+	return rep, nil
+}
+
+// handlePidJob serves scontrol pidinfo (Slurm's REQUEST_JOB_ID): the job a process of this
+// machine belongs to, through the steps of every node this slurmd hosts.
+func (d *Daemon) handlePidJob(_ context.Context, req *wire.Request) (any, error) {
+	m := req.Body.(*wire.PidJobRequest)
+	for _, h := range d.nodes {
+		steps, shared := nodeSteps(h)
+		for _, st := range steps {
+			if stepd.StepHolds(st, shared[st], int(m.Pid)) {
+				return &wire.PidJobReply{JobID: st.JobID}, nil
+			}
+		}
+	}
+	return nil, wire.Errorf(errnoInvalidJobID, "Invalid job id specified (no job holds pid %s)", strconv.Itoa(int(m.Pid)))
+}
