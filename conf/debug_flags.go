@@ -68,6 +68,3 @@ func DebugFlagsString(flags uint64) string {
 	}
 	return strings.Join(names, ",")
 }
-
-// DebugLevels are Slurm's log level names, by number (scontrol setdebug, SlurmctldDebug).
-var DebugLevels = []string{"quiet", "fatal", "error", "info", "verbose", "debug", "debug2", "debug3", "debug4", "debug5"}

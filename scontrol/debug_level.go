@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,11 @@ func (c *cli) cmdSetDebug(argv []string) {
 	if !c.oneArg(argv) {
 		return
 	}
-	level, ok := levelArg(argv[1], conf.DebugLevels)
+	var names []string
+	for l := loglevel.Quiet; l <= loglevel.Debug5; l++ {
+		names = append(names, loglevel.Name(l))
+	}
+	level, ok := levelArg(argv[1], names)
 	if !ok {
 		c.exitCode = 1
 		if c.quiet != 1 {

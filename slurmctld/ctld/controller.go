@@ -53,7 +53,7 @@ type Options struct {
 	// OnReconfigure, when set, is called with the new configuration after each reconfigure
 	// (slurmctld sets its log level from SlurmctldDebug).
 	OnReconfigure func(*conf.Config)
-	// OnDebugLevel, when set, is called with a log level name (conf.DebugLevels) when
+	// OnDebugLevel, when set, is called with a log level name (compat/loglevel) when
 	// scontrol setdebug changes it.
 	OnDebugLevel func(level string)
 }

@@ -2,6 +2,7 @@ package ctld
 
 import (
 	"context"
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"sync"
 
 	"github.com/orbit-hpc/orbit/conf"
@@ -16,7 +17,7 @@ func errEACCES() error { return wire.Errorf(13, "Permission denied") }
 // and DebugFlags; a reconfigure reads slurm.conf again and drops both, as Slurm's does.
 type logCtl struct {
 	mu      sync.Mutex
-	level   string  // a conf.DebugLevels name; "" = SlurmctldDebug
+	level   string  // a loglevel.Name; "" = SlurmctldDebug
 	flags   *uint64 // nil = DebugFlags
 	fsDamp  uint16  // FairShareDampeningFactor set by scontrol; 0 = slurm.conf's
 	onLevel func(level string)
@@ -56,10 +57,10 @@ func (c *Controller) handleSetDebugLevel(_ context.Context, req *wire.Request) (
 		return nil, errEACCES()
 	}
 	r := req.Body.(*wire.SetDebugLevelRequest)
-	if int(r.Level) >= len(conf.DebugLevels) {
+	if r.Level > uint32(loglevel.Debug5) {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "invalid debug level %d", r.Level)
 	}
-	name := conf.DebugLevels[r.Level]
+	name := loglevel.Name(uint16(r.Level))
 	c.logCtl.mu.Lock()
 	c.logCtl.level = name
 	on := c.logCtl.onLevel
