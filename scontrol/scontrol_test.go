@@ -52,7 +52,6 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 		args []string
 		name string
 	}{
-		{[]string{"show", "slurmd"}, "show slurmd"},
 		{[]string{"takeover"}, `"takeover"`},
 		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},
 	}

@@ -26,7 +26,7 @@ var entities = []entity{
 	{names: []string{"nodes"}, min: 1, run: (*cli).showNode},
 	{names: []string{"partitions", "partitionname"}, min: 2, run: (*cli).showPartition},
 	{names: []string{"reservations", "reservationname"}, min: 1, run: (*cli).showReservation},
-	{names: []string{"slurmd"}, min: 2},
+	{names: []string{"slurmd"}, min: 2, run: (*cli).showSlurmd},
 	{names: []string{"steps"}, min: 2, run: (*cli).showStep},
 	{names: []string{"topology"}, min: 1, run: (*cli).showTopology},
 }

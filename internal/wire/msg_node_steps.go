@@ -42,7 +42,35 @@ type PidJobReply struct {
 	JobID uint32 `codec:"job_id"`
 }
 
+// DaemonStatusRequest asks a slurmd how it is (scontrol show slurmd). NodeName picks one of
+// the nodes it hosts ("" = the first).
+type DaemonStatusRequest struct {
+	NodeName string `codec:"node_name"`
+}
+
+// DaemonStatusReply is Slurm's slurmd_status_t: the machine as detected (not slurm.conf's
+// figures), the daemon and the node's running steps.
+type DaemonStatusReply struct {
+	StepList    string `codec:"step_list"` // "NONE", or "12, 12.0": a batch step by its job id
+	CPUs        uint32 `codec:"cpus"`
+	Boards      uint32 `codec:"boards"`
+	Sockets     uint32 `codec:"sockets"`
+	Cores       uint32 `codec:"cores"` // per socket
+	Threads     uint32 `codec:"threads"`
+	RealMemory  uint64 `codec:"real_memory"` // MiB
+	TmpDisk     uint32 `codec:"tmp_disk"`    // MiB of TmpFS
+	Booted      int64  `codec:"booted"`      // when the daemon started
+	Hostname    string `codec:"hostname"`    // the node's name
+	LastCtldMsg int64  `codec:"last_ctld_msg"`
+	Pid         uint32 `codec:"pid"`
+	Debug       uint32 `codec:"debug"`
+	LogFile     string `codec:"log_file"`
+	Version     string `codec:"version"`
+}
+
 func init() {
+	Register(MsgDaemonStatus, "REQUEST_DAEMON_STATUS", func() any { return new(DaemonStatusRequest) })
+	Register(MsgDaemonStatusReply, "RESPONSE_SLURMD_STATUS", func() any { return new(DaemonStatusReply) })
 	Register(MsgStepPids, "REQUEST_STEP_PIDS", func() any { return new(StepPidsRequest) })
 	Register(MsgStepPidsReply, "RESPONSE_STEP_PIDS", func() any { return new(StepPidsReply) })
 	Register(MsgPidJob, "REQUEST_JOB_ID", func() any { return new(PidJobRequest) })

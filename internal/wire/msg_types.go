@@ -97,10 +97,12 @@ const (
 	MsgLicenseInfoReply MsgType = 1001 // LicenseInfoReply (RESPONSE_LICENSE_INFO)
 
 	// A node's steps and processes, scontrol → slurmd (msg_node_steps.go): 1100–1199.
-	MsgStepPids      MsgType = 1100 // scontrol listpids: StepPidsRequest (Slurm asks each slurmstepd)
-	MsgStepPidsReply MsgType = 1101 // StepPidsReply: every matching step's processes
-	MsgPidJob        MsgType = 1102 // scontrol pidinfo: PidJobRequest (REQUEST_JOB_ID)
-	MsgPidJobReply   MsgType = 1103 // PidJobReply: the job the process belongs to
+	MsgStepPids          MsgType = 1100 // scontrol listpids: StepPidsRequest (Slurm asks each slurmstepd)
+	MsgStepPidsReply     MsgType = 1101 // StepPidsReply: every matching step's processes
+	MsgPidJob            MsgType = 1102 // scontrol pidinfo: PidJobRequest (REQUEST_JOB_ID)
+	MsgPidJobReply       MsgType = 1103 // PidJobReply: the job the process belongs to
+	MsgDaemonStatus      MsgType = 1104 // scontrol show slurmd: DaemonStatusRequest (REQUEST_DAEMON_STATUS)
+	MsgDaemonStatusReply MsgType = 1105 // DaemonStatusReply (RESPONSE_SLURMD_STATUS)
 
 	// Next family: 1200–1299.
 )

@@ -30,33 +30,36 @@ type hosted struct {
 
 // Daemon is a running slurmd.
 type Daemon struct {
-	opts     Options
-	cfg      *conf.Config
-	log      *slog.Logger
-	nodes    map[string]*hosted
-	order    []string // hosted node names, in configuration order
-	stepd    string
-	keyPath  string
-	auth     *auth.Suite
-	signer   auth.Signer
-	launchV  auth.LaunchCredVerifier
-	admins   []uint32 // uids allowed to launch, signal and terminate
-	ctlds    []string // controller host:port, primary first
-	timeout  time.Duration
-	start    time.Time
-	srv      *wire.Server
-	ln       net.Listener
-	addr     string // the address registered with the controller
-	authSrv  *auth.AuthServer
-	ctx      context.Context
-	cancel   context.CancelFunc
-	wg       sync.WaitGroup
-	mu       sync.Mutex
-	starting map[uint32]bool      // jobs whose slurmstepd is being started
-	killed   map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
-	dead     *deadNodes           // emulated nodes that do not answer (emulate.go)
-	health   healthChecks         // HealthCheckProgram runs under way (health_check.go)
-	regs     *regQueue            // registrations gathered into batches (register_batch.go)
+	opts    Options
+	cfg     *conf.Config
+	log     *slog.Logger
+	nodes   map[string]*hosted
+	order   []string // hosted node names, in configuration order
+	stepd   string
+	keyPath string
+	auth    *auth.Suite
+	signer  auth.Signer
+	launchV auth.LaunchCredVerifier
+	admins  []uint32 // uids allowed to launch, signal and terminate
+	ctlds   []string // controller host:port, primary first
+	timeout time.Duration
+	start   time.Time
+	// lastCtldMsg is when the controller last sent a request (Unix seconds, 0 = never):
+	// scontrol show slurmd's "Last slurmctld msg time".
+	lastCtldMsg atomic.Int64
+	srv         *wire.Server
+	ln          net.Listener
+	addr        string // the address registered with the controller
+	authSrv     *auth.AuthServer
+	ctx         context.Context
+	cancel      context.CancelFunc
+	wg          sync.WaitGroup
+	mu          sync.Mutex
+	starting    map[uint32]bool      // jobs whose slurmstepd is being started
+	killed      map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
+	dead        *deadNodes           // emulated nodes that do not answer (emulate.go)
+	health      healthChecks         // HealthCheckProgram runs under way (health_check.go)
+	regs        *regQueue            // registrations gathered into batches (register_batch.go)
 	// singleRegs: the controller takes no batches, register one node per call.
 	singleRegs atomic.Bool
 	spares     spareSlot // the slurmstepd started ahead of the next launch (stepd_spare.go)
@@ -125,12 +128,12 @@ func Start(opts Options) (*Daemon, error) {
 		Authenticator:  rpcauth.Authenticator{V: d.verifier()},
 		Signer:         d.signer,
 	})
-	d.srv.HandleRPC(wire.MsgPing, d.handlePing)
-	d.srv.HandleRPC(wire.MsgLaunchBatchJob, d.handleLaunchBatch)
-	d.srv.HandleRPC(wire.MsgSignalJob, d.handleSignal)
-	d.srv.HandleRPC(wire.MsgTerminateJob, d.handleTerminate)
-	d.srv.HandleRPC(wire.MsgForward, d.forwarder()) // forward.go
-	d.srv.HandleRPC(wire.MsgHealthCheck, d.handleHealthCheck)
+	d.srv.HandleRPC(wire.MsgPing, d.fromController(d.handlePing))
+	d.srv.HandleRPC(wire.MsgLaunchBatchJob, d.fromController(d.handleLaunchBatch))
+	d.srv.HandleRPC(wire.MsgSignalJob, d.fromController(d.handleSignal))
+	d.srv.HandleRPC(wire.MsgTerminateJob, d.fromController(d.handleTerminate))
+	d.srv.HandleRPC(wire.MsgForward, d.fromController(d.forwarder())) // forward.go
+	d.srv.HandleRPC(wire.MsgHealthCheck, d.fromController(d.handleHealthCheck))
 	d.registerSteps()
 	d.registerStepQueries() // step_pids.go
 	d.ctx, d.cancel = context.WithCancel(context.Background())
@@ -274,6 +277,17 @@ func (d *Daemon) Close() error {
 // (the controller when Orbit runs unprivileged).
 func (d *Daemon) privileged(req *wire.Request) bool {
 	return req.Identity != nil && slices.Contains(d.admins, req.Identity.UID)
+}
+
+// fromController wraps a handler of requests the controller sends, noting when one came
+// from it (an operator's identity).
+func (d *Daemon) fromController(h wire.HandlerFunc) wire.HandlerFunc {
+	return func(ctx context.Context, req *wire.Request) (any, error) {
+		if d.privileged(req) {
+			d.lastCtldMsg.Store(time.Now().Unix())
+		}
+		return h(ctx, req)
+	}
 }
 
 func (d *Daemon) handlePing(_ context.Context, req *wire.Request) (any, error) {
