@@ -92,7 +92,7 @@ var keywords = []keyword{
 	{names: []string{"verbose"}, min: 4},
 	{names: []string{"version"}, min: 4, run: (*cli).cmdVersion},
 	{names: []string{"listpids"}, min: 1, run: (*cli).cmdListPids},
-	{names: []string{"getent"}, min: 6},
+	{names: []string{"getent"}, min: 6, run: (*cli).cmdGetent},
 	{names: []string{"notify"}, min: 1},
 	{names: []string{"callerid"}, min: 3},
 }

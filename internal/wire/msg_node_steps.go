@@ -20,6 +20,7 @@ type StepPidsReply struct {
 type StepPids struct {
 	JobID  uint32    `codec:"job_id"`
 	StepID string    `codec:"step_id"`
+	UID    uint32    `codec:"uid"` // the job's user (scontrol getent)
 	Tasks  []TaskPid `codec:"tasks"`
 	Others []uint32  `codec:"others"`
 }

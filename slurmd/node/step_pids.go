@@ -39,8 +39,8 @@ func nodeSteps(h *hosted) (steps []*stepd.State, shared map[*stepd.State]bool) {
 	return steps, shared
 }
 
-// handleStepPids serves scontrol listpids: the processes of the node's running steps that
-// match, the caller's own unless it is an operator.
+// handleStepPids serves scontrol listpids and getent: the processes of the node's running
+// steps that match, whoever asks (Slurm's slurmstepd lists its pids to any local user).
 func (d *Daemon) handleStepPids(_ context.Context, req *wire.Request) (any, error) {
 	m := req.Body.(*wire.StepPidsRequest)
 	h := d.nodes[m.NodeName]
@@ -53,12 +53,11 @@ func (d *Daemon) handleStepPids(_ context.Context, req *wire.Request) (any, erro
 	steps, shared := nodeSteps(h)
 	rep := &wire.StepPidsReply{}
 	for _, st := range steps {
-		if m.JobID != 0 && st.JobID != m.JobID || m.StepID != "" && st.StepID != m.StepID ||
-			st.UID != req.Identity.UID && !d.privileged(req) {
+		if m.JobID != 0 && st.JobID != m.JobID || m.StepID != "" && st.StepID != m.StepID {
 			continue
 		}
 		tasks, others := stepd.StepProcesses(st, shared[st])
-		sp := wire.StepPids{JobID: st.JobID, StepID: st.StepID}
+		sp := wire.StepPids{JobID: st.JobID, StepID: st.StepID, UID: st.UID}
 		for _, t := range tasks {
 			sp.Tasks = append(sp.Tasks, wire.TaskPid{Pid: uint32(t.Pid), LocalID: uint32(t.LocalID), GlobalID: uint32(t.Rank)})
 		}
@@ -71,13 +70,17 @@ func (d *Daemon) handleStepPids(_ context.Context, req *wire.Request) (any, erro
 }
 
 // handlePidJob serves scontrol pidinfo (Slurm's REQUEST_JOB_ID): the job a process of this
-// machine belongs to, through the steps of every node this slurmd hosts.
+// machine belongs to, through the steps of every node this slurmd hosts; only its user or an
+// operator is told.
 func (d *Daemon) handlePidJob(_ context.Context, req *wire.Request) (any, error) {
 	m := req.Body.(*wire.PidJobRequest)
 	for _, h := range d.nodes {
 		steps, shared := nodeSteps(h)
 		for _, st := range steps {
 			if stepd.StepHolds(st, shared[st], int(m.Pid)) {
+				if req.Identity == nil || st.UID != req.Identity.UID && !d.privileged(req) {
+					break // another user's job: Slurm's slurmd answers as if none held it
+				}
 				return &wire.PidJobReply{JobID: st.JobID}, nil
 			}
 		}

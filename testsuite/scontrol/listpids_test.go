@@ -77,6 +77,22 @@ func TestScontrol_ListPidsAndPidInfo(t *testing.T) {
 			t.Errorf("scontrol %s: exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr %q", k.args, code, out, errOut, k.rc, k.out, k.err)
 		}
 	}
+	// getent: the user each running step runs as, from the passwd database, and no groups.
+	var rootLine string
+	if b, err := os.ReadFile("/etc/passwd"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Split(l, ":"); len(f) == 7 && f[2] == fmt.Sprint(os.Getuid()) {
+				rootLine = l
+				break
+			}
+		}
+	}
+	if rootLine != "" {
+		want := fmt.Sprintf("JobId=%d.batch:\nUser:\n%s\nGroups:\n\n", job, rootLine)
+		if out, errOut, code := c.Run(t, "scontrol", "getent"); out != want || errOut != "" || code != 0 {
+			t.Errorf("getent: exit %d, %q, %q; want %q", code, out, errOut, want)
+		}
+	}
 	out, errOut, code = c.Run(t, "scontrol", "pidinfo", fmt.Sprint(child))
 	if want := fmt.Sprintf("Slurm JobId=%d ends at ", job); code != 0 || !strings.HasPrefix(out, want) ||
 		!strings.Contains(out, "\nJob remaining time is ") {
