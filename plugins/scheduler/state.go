@@ -68,6 +68,13 @@ type Job struct {
 	ExclusiveUser bool `codec:"exclusive_user"`
 	// ArrayJobID is the array a task or the array's pending record belongs to; 0 if none.
 	ArrayJobID uint32 `codec:"array_job_id"`
+	// ArrayTasks is, for an array's pending record, how many of its tasks are pending: a
+	// plan may name the record that many times, each Start running its next task, as Slurm's
+	// backfill starts several tasks of one array in a pass. ArrayThrottle is its %N: at most
+	// that many of the array's tasks running at once (counting those running now), 0 = no
+	// limit.
+	ArrayTasks    uint32 `codec:"array_tasks,omitempty"`
+	ArrayThrottle uint32 `codec:"array_throttle,omitempty"`
 	// Allocation of a running job: nodes, CPUs on each, MiB of memory counted per node.
 	Nodes []string `codec:"nodes"`
 	CPUs  []uint32 `codec:"cpus"`

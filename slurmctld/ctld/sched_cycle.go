@@ -210,7 +210,7 @@ type reasonChange struct{ old, rec *jobRecord }
 // reservations. cur is what the plan was made from: the verdicts of its pending jobs whose
 // records did not change since are reused, not recomputed. Called with c.mu held.
 func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (starts []started, more bool) {
-	done := map[uint32]bool{} // jobs this plan already started: at most once each
+	done := map[uint32]bool{} // jobs this plan already started: at most once each (an array's record once per task)
 	running := c.inUse()
 	for _, s := range plan.Starts {
 		j, a, err := c.verifyStart(s, now, running, done)
@@ -218,7 +218,11 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 			c.log.Warn("scheduler plan entry refused", "job", s.JobID, "nodes", s.Nodes, "why", err.Error())
 			continue
 		}
-		done[s.JobID] = true
+		if !j.isArrayRecord() || len(j.ArrayPending) == 1 {
+			// An array's record with tasks left stays pending: the plan may start its next
+			// task too (scheduler.Job.ArrayTasks).
+			done[s.JobID] = true
+		}
 		ch, id := c.startChange(j, a, now, s.Backfilled) // an array task is split off (job_array.go)
 		pend, err := c.apply(ch)
 		if err != nil {

@@ -133,6 +133,9 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		ArrayJobID:   j.ArrayJobID,
 		Gres:         j.gresReq(),
 	}
+	if j.isArrayRecord() {
+		sj.ArrayTasks, sj.ArrayThrottle = uint32(len(j.ArrayPending)), j.ArrayThrottle
+	}
 	sj.NTasksPerCore, sj.ThreadsPerCore = j.ntasksPerCore(), j.threadsPerCore()
 	if j.TimeLimit == wire.Infinite {
 		sj.TimeLimit = scheduler.Infinite

@@ -131,11 +131,19 @@ func TestBackfill_ReservationsOrdered(t *testing.T) {
 	}
 }
 
+// A job whose start is past bf_window gets that start time (squeue --start shows it) but
+// no resources held for it, as Slurm's backfill: a long job may take the hole it would have
+// protected.
 func TestBackfill_Window(t *testing.T) {
-	s := holeState()
+	s := holeState(job(3, 10, 1, 4, 90))          // 90 minutes on n2: past job 2's start at t0+1h
 	s.Config.SchedulerParameters = "bf_window=30" // job 2's start (1h away) is outside
-	if p := schedule(t, s); len(p.Reservations) != 0 {
-		t.Fatalf("reservation beyond bf_window: %+v", p.Reservations)
+	p := schedule(t, s)
+	if len(p.Reservations) != 1 || p.Reservations[0].JobID != 2 || p.Reservations[0].StartTime != t0+3600 ||
+		len(p.Reservations[0].Nodes) != 0 {
+		t.Fatalf("job 2 past bf_window: reservations %+v, want its start t0+1h and no nodes", p.Reservations)
+	}
+	if st := started(p, 3); st == nil || st.Nodes[0] != "n2" {
+		t.Fatalf("job 3 not started on n2 (nothing is held for job 2): %+v", p.Starts)
 	}
 }
 

@@ -6,7 +6,9 @@
 // StartTime+TimeLimit, jobs it reserves for hold their nodes from their expected start for
 // their time limit. A job whose earliest start is now starts (Start.Backfilled) only if it
 // fits beside every reservation made for higher-priority jobs; one that must wait gets a
-// reservation (Plan.Reservations, squeue --start) when it starts within bf_window.
+// reservation (Plan.Reservations, squeue --start) when it starts within bf_window, and past
+// it only its expected start, with nothing held. An array's pending record starts as many
+// tasks in one pass as fit (and its %N allows), as Slurm goes on with an array's next task.
 //
 // The map of the future is a timeline (timeline.go): holds sorted by start and end for the
 // whole pass over one pool, and a selection.Tally per job that says at which times the job

@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"cmp"
+	"math"
 	"time"
 
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
@@ -22,6 +23,10 @@ type pass struct {
 	resv           []scheduler.Reservation
 	evaluated      []uint32 // jobs looked at, in order (Plan.BackfillEvaluated)
 	depth, tried   int      // jobs looked at (bf_last_depth) and node-tested (bf_last_depth_try)
+	// arrayStarts counts the tasks this pass started of each array record; arrayRunning is
+	// each array's tasks running at the start of the pass (for its %N), counted when needed.
+	arrayStarts  map[uint32]uint32
+	arrayRunning map[uint32]uint32
 }
 
 // segment is what one Schedule call's share of a pass decided.
@@ -167,6 +172,7 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 			}
 		}
 		if !ok {
+			b.startBeyondWindow(ps, j, names)
 			continue
 		}
 		if at <= now { // free now (or freed since the pass began)
@@ -174,13 +180,17 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 				continue
 			}
 			ps.nStarts++
-			ps.held[j.ID] = true
 			st := scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Backfilled: true, Gres: a.Gres}
 			if part.Name != j.Partition {
 				st.Partition = part.Name
 			}
 			seg.starts = append(seg.starts, st)
 			ps.tl.hold(busy{start: ps.now, end: now + max(lim, res), alloc: a, exclusive: j.Exclusive}, ps.now)
+			if b.anotherTask(ps, j) {
+				ps.next-- // the record again: its next task, on what is left
+			} else {
+				ps.held[j.ID] = true
+			}
 			continue
 		}
 		if now-j.EligibleTime < int64(p.BfMinAgeReserve) || j.Priority < uint32(p.BfMinPrioReserve) {
@@ -195,4 +205,57 @@ func (b *Backfill) run(ps *pass, now int64, mainStarts []scheduler.Start) segmen
 	}
 	seg.done = true
 	return seg
+}
+
+// anotherTask reports whether array record j may start one more task in this pass after the
+// one just started, as Slurm's backfill goes on with an array's next task: it has tasks left
+// beyond those this pass started, and its %N allows one more beside those running.
+func (b *Backfill) anotherTask(ps *pass, j *scheduler.Job) bool {
+	if j.ArrayTasks <= 1 {
+		return false
+	}
+	if ps.arrayStarts == nil {
+		ps.arrayStarts = map[uint32]uint32{}
+	}
+	ps.arrayStarts[j.ID]++
+	n := ps.arrayStarts[j.ID]
+	if n >= j.ArrayTasks {
+		return false
+	}
+	if j.ArrayThrottle == 0 {
+		return true
+	}
+	if ps.arrayRunning == nil {
+		ps.arrayRunning = map[uint32]uint32{}
+		for _, r := range b.m.Running() {
+			if r.ArrayJobID != 0 {
+				ps.arrayRunning[r.ArrayJobID]++
+			}
+		}
+	}
+	return ps.arrayRunning[j.ArrayJobID]+n < j.ArrayThrottle
+}
+
+// startBeyondWindow gives a job that cannot start within bf_window the time it could start
+// once enough of what holds resources has ended, past the window, as Slurm's backfill keeps
+// the will-run test's start time for such a job ("StartTime set to time after current
+// backfill window"): squeue --start shows it, but nothing is reserved for it (no nodes).
+func (b *Backfill) startBeyondWindow(ps *pass, j *scheduler.Job, names []string) {
+	p := b.params
+	if ps.now-j.EligibleTime < int64(p.BfMinAgeReserve) || j.Priority < uint32(p.BfMinPrioReserve) {
+		return
+	}
+	var at int64
+	for _, name := range names {
+		cand := b.m.Partition(name)
+		if cand == nil {
+			continue
+		}
+		if t, _, found := ps.tl.earliest(j, cand, ps.now, math.MaxInt64, limitSecs(j, cand)); found && (at == 0 || t < at) {
+			at = t
+		}
+	}
+	if at > ps.windowEnd {
+		ps.resv = append(ps.resv, scheduler.Reservation{JobID: j.ID, StartTime: at})
+	}
 }
