@@ -10,23 +10,29 @@ import (
 )
 
 // oneArg checks that argv is the keyword and one argument, as Slurm's setdebug,
-// setdebugflags, schedloglevel and wait_job do; false when it said otherwise.
+// setdebugflags, schedloglevel and wait_job do (quiet with -Q); false when it said
+// otherwise.
 func (c *cli) oneArg(argv []string) bool {
+	return c.argCount(argv, "too few arguments for keyword:%s\n", c.quiet == 1)
+}
+
+// argCount checks for exactly one argument after the keyword, with few as the complaint
+// about none; quiet says nothing (the exit code is 1 all the same).
+func (c *cli) argCount(argv []string, few string, quiet bool) bool {
+	msg := ""
 	switch {
 	case len(argv) > 2:
-		c.exitCode = 1
-		if c.quiet != 1 {
-			c.eprintf("too many arguments for keyword:%s\n", argv[0])
-		}
-		return false
+		msg = "too many arguments for keyword:%s\n"
 	case len(argv) < 2:
-		c.exitCode = 1
-		if c.quiet != 1 {
-			c.eprintf("too few arguments for keyword:%s\n", argv[0])
-		}
-		return false
+		msg = few
+	default:
+		return true
 	}
-	return true
+	c.exitCode = 1
+	if !quiet {
+		c.eprintf(msg, argv[0])
+	}
+	return false
 }
 
 // levelArg reads a level as Slurm's setdebug and schedloglevel do: a name from names, else

@@ -86,24 +86,5 @@ func (c *cli) cmdWaitJob(argv []string) {
 	}
 }
 
-// atoi is C's atoi: leading blanks, a sign, then digits up to the first other byte; 0 when
-// there are none (and, as glibc, whatever a too long number wraps to).
-func atoi(s string) int64 {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r') {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	var v int64
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		v = v*10 + int64(s[i]-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return int64(int32(v))
-}
+// atoi is C's atoi: atoll's digits, as the int glibc returns (a too long number wraps).
+func atoi(s string) int64 { return int64(int32(atoll(s))) }

@@ -165,14 +165,7 @@ func strtol(s string) (int64, string) {
 // cmdPidInfo is `scontrol pidinfo PID` (Slurm's scontrol_pid_info): the job a process of
 // this machine belongs to, asked of the local slurmd, and when the job ends.
 func (c *cli) cmdPidInfo(argv []string) {
-	switch {
-	case len(argv) > 2:
-		c.exitCode = 1
-		c.eprintf("too many arguments for keyword:%s\n", argv[0])
-		return
-	case len(argv) < 2:
-		c.exitCode = 1
-		c.eprintf("missing argument for keyword:%s\n", argv[0])
+	if !c.argCount(argv, "missing argument for keyword:%s\n", false) {
 		return
 	}
 	pid := atoi(argv[1])

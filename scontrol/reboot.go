@@ -70,14 +70,7 @@ func (c *cli) cmdReboot(argv []string) {
 // cmdCancelReboot is `scontrol cancel_reboot NODELIST`: the controller checks the names and
 // answers that no reboot is pending (Orbit never has one: its nodes are not rebooted).
 func (c *cli) cmdCancelReboot(argv []string) {
-	switch {
-	case len(argv) > 2:
-		c.exitCode = 1
-		c.eprintf("too many arguments for keyword:%s\n", argv[0])
-		return
-	case len(argv) < 2:
-		c.exitCode = 1
-		c.eprintf("missing argument for keyword:%s\n", argv[0])
+	if !c.argCount(argv, "missing argument for keyword:%s\n", false) {
 		return
 	}
 	if e := c.call(wire.MsgUpdateNode, &wire.UpdateNodeRequest{NodeNames: argv[1], State: "CANCEL_REBOOT"}, nil); e != nil {

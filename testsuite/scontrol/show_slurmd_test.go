@@ -53,7 +53,15 @@ func TestScontrol_ShowSlurmd(t *testing.T) {
 	fmt.Sscan(out, &job)
 	c.WaitJob(t, job, states.JobRunning)
 	defer c.Run(t, "scancel", fmt.Sprint(job))
-	if got := status()["Active Steps"]; got != fmt.Sprint(job) {
+	// The controller counts the job running once it sent the launch: the step's supervisor
+	// may still be starting.
+	got := ""
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if got = status()["Active Steps"]; got == fmt.Sprint(job) {
+			break
+		}
+	}
+	if got != fmt.Sprint(job) {
 		t.Errorf("Active Steps with batch job %d running: %q", job, got)
 	}
 	// The controller launched it: the slurmd heard from it.
