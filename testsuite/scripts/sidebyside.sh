@@ -76,7 +76,6 @@ echo "primitive_bash_c_true: $bash_ms ms"
 echo "primitive_fsync_512: $fsync_ms ms"
 echo "primitive_measure_sh_timed_true: $harness ms (date, timeout /bin/true, date: measure.sh's way of timing one call)"
 echo "primitive_measure_sh_submit_loop_true: $per_submit ms (timeout /bin/true per iteration, as measure.sh submits)"
-echo "bounds with measure.sh's own process starts: submit $submit_timed jobs/s, srun $(timed "$srun_bound") s, squeue $(timed "$squeue_bound") s"
 # The bounds, as issue 9 builds them.
 submit_bound=$(awk -v g="$go_ms" 'BEGIN {printf "%.1f", 1000/(g+1)}')
 turn_bound=$(awk -v g="$go_ms" -v s="$bash_ms" 'BEGIN {printf "%.4f", (2*g+s+1)/1000}')
@@ -86,6 +85,7 @@ squeue_bound=$(awk -v g="$go_ms" 'BEGIN {printf "%.4f", (g+1)/1000}')
 # harness less the /bin/true it timed; a submit's, the loop's timeout less its /bin/true.
 timed() { awk -v b="$1" -v h="$harness" -v t="$true_ms" 'BEGIN {printf "%.4f", b+(h-t)/1000}'; }
 submit_timed=$(awk -v g="$go_ms" -v p="$per_submit" -v t="$true_ms" 'BEGIN {printf "%.1f", 1000/(g+1+p-t)}')
+echo "bounds with measure.sh's own process starts: submit $submit_timed jobs/s, srun $(timed "$srun_bound") s, squeue $(timed "$squeue_bound") s"
 
 # row NAME UNIT HIGHER_IS_BETTER BOUND GOAL: both figures, the bound and the ratios.
 row() {
