@@ -55,9 +55,19 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 	start += c.t.delayedStart(j, part)
 	// A begin time in the future is the earliest start (job_start_data's start_res).
 	start = max(start, j.EligibleTime)
-	var cpus uint32
-	for _, n := range a.cpus {
-		cpus += n
+	// Slurm reports the job's own CPU count (its total_cpus), not what placing it would
+	// hold (whole cores on a node with several threads a core count more): the tasks' CPUs,
+	// raised to --mincpus on each node unless -c was given. An exclusive job reports the CPUs
+	// it would hold.
+	cpus := j.requestedCPUs()
+	if j.CPUsPerTask <= 1 {
+		cpus = max(cpus, uint32(j.descUint(descMinCPUs))*max(j.MinNodes, 1))
+	}
+	if j.Exclusive {
+		cpus = 0
+		for _, n := range a.cpus {
+			cpus += n
+		}
 	}
 	return &wire.JobWillRunReply{
 		JobID:     j.JobID,
