@@ -24,9 +24,8 @@ type JobRow struct {
 	Name, UserName, GroupName string
 	UserID, GroupID           uint32
 
-	Account, Partition, QOS, Reservation, WCKey, Licenses string
-	// LicensesEmpty: the licenses were set to none by an update: shown empty, not (null).
-	LicensesEmpty                                                    bool
+	Account, Partition, QOS, Reservation, WCKey, Licenses            string
+	LicensesEmpty                                                    bool // set to none by an update: shown empty, not (null)
 	Comment, AdminComment, SystemComment                             string
 	Features, ClusterFeatures, Prefer, Dependency                    string
 	Command, WorkDir, StdIn, StdOut, StdErr                          string

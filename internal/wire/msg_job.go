@@ -17,18 +17,16 @@ const (
 // JobDesc is a job as submitted: what sbatch built from its options, #SBATCH lines and
 // environment (compat/jobspec.JobSpec, flattened to wire types).
 type JobDesc struct {
-	Name        string `codec:"name"`
-	Partition   string `codec:"partition"` // "" = the default partition
-	Account     string `codec:"account"`
-	QOS         string `codec:"qos"`
-	Reservation string `codec:"reservation"`
-	WCKey       string `codec:"wckey"`
-	Comment     string `codec:"comment"`
-	Constraint  string `codec:"constraint"`
-	Licenses    string `codec:"licenses"`
-	// LicensesEmpty: an update set the licenses to none (Licenses=). Slurm keeps an empty
-	// string then, which shows as "Licenses=", where a job never given any shows (null).
-	LicensesEmpty bool     `codec:"licenses_empty,omitempty"`
+	Name          string   `codec:"name"`
+	Partition     string   `codec:"partition"` // "" = the default partition
+	Account       string   `codec:"account"`
+	QOS           string   `codec:"qos"`
+	Reservation   string   `codec:"reservation"`
+	WCKey         string   `codec:"wckey"`
+	Comment       string   `codec:"comment"`
+	Constraint    string   `codec:"constraint"`
+	Licenses      string   `codec:"licenses"`
+	LicensesEmpty bool     `codec:"licenses_empty,omitempty"` // set to none by an update: Slurm's "", not (null)
 	Gres          string   `codec:"gres"`
 	MailType      uint16   `codec:"mail_type"`
 	MailUser      string   `codec:"mail_user"`

@@ -30,39 +30,39 @@ type hosted struct {
 
 // Daemon is a running slurmd.
 type Daemon struct {
-	opts    Options
-	cfg     *conf.Config
-	log     *slog.Logger
-	nodes   map[string]*hosted
-	order   []string // hosted node names, in configuration order
-	stepd   string
-	keyPath string
-	auth    *auth.Suite
-	signer  auth.Signer
-	launchV auth.LaunchCredVerifier
-	admins  []uint32 // uids allowed to launch, signal and terminate
-	ctlds   []string // controller host:port, primary first
-	timeout time.Duration
-	start   time.Time
+	opts     Options
+	cfg      *conf.Config
+	log      *slog.Logger
+	nodes    map[string]*hosted
+	order    []string // hosted node names, in configuration order
+	stepd    string
+	keyPath  string
+	auth     *auth.Suite
+	signer   auth.Signer
+	launchV  auth.LaunchCredVerifier
+	admins   []uint32 // uids allowed to launch, signal and terminate
+	ctlds    []string // controller host:port, primary first
+	timeout  time.Duration
+	start    time.Time
+	srv      *wire.Server
+	ln       net.Listener
+	addr     string // the address registered with the controller
+	authSrv  *auth.AuthServer
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	starting map[uint32]bool      // jobs whose slurmstepd is being started
+	killed   map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
+	dead     *deadNodes           // emulated nodes that do not answer (emulate.go)
+	health   healthChecks         // HealthCheckProgram runs under way (health_check.go)
+	regs     *regQueue            // registrations gathered into batches (register_batch.go)
+	// singleRegs: the controller takes no batches, register one node per call.
+	singleRegs atomic.Bool
 	// lastCtldMsg is when the controller last sent a request (Unix seconds, 0 = never):
 	// scontrol show slurmd's "Last slurmctld msg time".
 	lastCtldMsg atomic.Int64
-	srv         *wire.Server
-	ln          net.Listener
-	addr        string // the address registered with the controller
-	authSrv     *auth.AuthServer
-	ctx         context.Context
-	cancel      context.CancelFunc
-	wg          sync.WaitGroup
-	mu          sync.Mutex
-	starting    map[uint32]bool      // jobs whose slurmstepd is being started
-	killed      map[uint32]killedJob // jobs ended before their launch arrived (see killed.go)
-	dead        *deadNodes           // emulated nodes that do not answer (emulate.go)
-	health      healthChecks         // HealthCheckProgram runs under way (health_check.go)
-	regs        *regQueue            // registrations gathered into batches (register_batch.go)
-	// singleRegs: the controller takes no batches, register one node per call.
-	singleRegs atomic.Bool
-	spares     spareSlot // the slurmstepd started ahead of the next launch (stepd_spare.go)
+	spares      spareSlot // the slurmstepd started ahead of the next launch (stepd_spare.go)
 }
 
 // Start starts a slurmd: it resolves the hosted nodes, creates their spool directories,
