@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
@@ -63,21 +66,13 @@ func (c *cli) showSlurmd(_ string, _ *string, _ []string) {
 	c.printf("Version                  = %s\n", s.Version)
 }
 
-// errnoText is the system's text for a failed connection ("Connection refused"), else the
-// error as it is.
+// errnoText is what Slurm's %m prints for a failed call: the system's text for its errno
+// ("Connection refused"; Go's are strerror's in lower case), else the error as it is.
 func errnoText(err error) string {
-	var errno interface{ Error() string }
-	for e := err; e != nil; {
-		errno = e
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
 	}
 	s := errno.Error()
-	if len(s) > 0 {
-		s = string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
+	return strings.ToUpper(s[:1]) + s[1:]
 }
