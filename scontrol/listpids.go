@@ -1,60 +1,13 @@
 package main
 
 import (
-	"context"
-	"net"
-	"os"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/orbit-hpc/orbit/conf"
-	"github.com/orbit-hpc/orbit/internal/cmdclient"
-	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
-
-// localNode is the node of slurm.conf this scontrol runs on, as Slurm's commands guess it:
-// the named one, else the first whose NodeHostname is this host's short name, else (Orbit's
-// emulated nodes share one machine) the first whose address is a loopback one.
-func (c *cli) localNode(name string) *conf.Node {
-	cfg := c.client().Conf
-	if name != "" {
-		for _, n := range cfg.Nodes {
-			if n.Name == name {
-				return n
-			}
-		}
-		return nil
-	}
-	host, _ := os.Hostname()
-	host, _, _ = strings.Cut(host, ".")
-	for _, n := range cfg.Nodes {
-		if n.Hostname == host {
-			return n
-		}
-	}
-	for _, n := range cfg.Nodes {
-		if ip := net.ParseIP(n.Addr); n.Addr == "localhost" || ip != nil && ip.IsLoopback() {
-			return n
-		}
-	}
-	return nil
-}
-
-// callNode sends one request to node n's slurmd.
-func (c *cli) callNode(n *conf.Node, t wire.MsgType, req, resp any) error {
-	cl := c.client()
-	port := uint32(n.Port)
-	if port == 0 {
-		port = cl.Conf.SlurmdPort
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*cl.MessageTimeout)
-	defer cancel()
-	return wire.Call(ctx, "tcp", net.JoinHostPort(n.Addr, strconv.Itoa(int(port))), t, req, resp,
-		wire.ClientOptions{MessageTimeout: cl.MessageTimeout, Signer: cl.Signer()})
-}
 
 // cmdListPids is `scontrol listpids [JOBID[.STEPID]] [NODENAME]` (Slurm's
 // scontrol_list_pids): the processes of the steps running on this node, from its slurmd.
@@ -160,68 +113,4 @@ func strtol(s string) (int64, string) {
 	}
 	v, _ := strconv.ParseInt(t[:j], 10, 64)
 	return v, t[j:]
-}
-
-// cmdPidInfo is `scontrol pidinfo PID` (Slurm's scontrol_pid_info): the job a process of
-// this machine belongs to, asked of the local slurmd, and when the job ends.
-func (c *cli) cmdPidInfo(argv []string) {
-	if !c.argCount(argv, "missing argument for keyword:%s\n", false) {
-		return
-	}
-	pid := atoi(argv[1])
-	var rep wire.PidJobReply
-	n := c.localNode("")
-	if pid <= 0 || n == nil || c.callNode(n, wire.MsgPidJob, &wire.PidJobRequest{Pid: uint32(pid)}, &rep) != nil {
-		c.exitCode = 1
-		if c.quiet != 1 {
-			c.eprintf("Failed to locate job for requested pid\n")
-		}
-		return
-	}
-	var jobs wire.JobInfoReply
-	if e := c.call(wire.MsgJobInfo, &wire.JobInfoRequest{ShowAll: true, JobIDs: []uint32{rep.JobID}}, &jobs); e != nil {
-		c.perror("Failed to get job end time", e)
-		return
-	}
-	for _, j := range jobs.Jobs {
-		if j.JobID != rep.JobID {
-			continue
-		}
-		end := j.EndTime
-		if j.TimeLimit == wire.Infinite && j.StartTime > 0 {
-			end = j.StartTime + 365*24*3600 // Slurm's end of a job without a limit
-		}
-		c.printf("Slurm JobId=%d ends at %s\n", rep.JobID, time.Unix(end, 0).Format("Mon Jan _2 15:04:05 2006"))
-		c.printf("Job remaining time is %d seconds\n", max(end-time.Now().Unix(), 0))
-		return
-	}
-	c.perror("Failed to get job end time", cmdclient.NewError(cmdclient.ErrnoInvalidJobID))
-}
-
-// cmdGetent is `scontrol getent [NODENAME]` (Slurm's scontrol_getent): for each step
-// running on this node, the user it runs as, as the step resolves it, and its groups (Slurm
-// 22.05 sends a step none unless told to, so the list is empty).
-func (c *cli) cmdGetent(argv []string) {
-	name := ""
-	if len(argv) > 1 {
-		name = argv[1]
-	}
-	n := c.localNode(name)
-	var rep wire.StepPidsReply
-	if n == nil {
-		c.errorf("Domain socket directory %s: No such file or directory",
-			conf.ExpandNodePattern(c.client().Conf.SlurmdSpoolDir, name, name))
-		return
-	}
-	if err := c.callNode(n, wire.MsgStepPids, &wire.StepPidsRequest{NodeName: n.Name}, &rep); err != nil {
-		c.errorf("cannot reach the slurmd of node %s: %v", n.Name, err)
-		return
-	}
-	for _, s := range rep.Steps {
-		pw := userdb.PasswdFields(strconv.FormatUint(uint64(s.UID), 10))
-		if pw == nil {
-			continue
-		}
-		c.printf("JobId=%d.%s:\nUser:\n%s\nGroups:\n\n", s.JobID, s.StepID, strings.Join(pw, ":"))
-	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"net"
 	"os"
@@ -18,24 +17,15 @@ import (
 // this machine, as a multiple-slurmd build finds it: the node SLURMD_NODENAME names, else
 // localhost at SlurmdPort.
 func (c *cli) showSlurmd(_ string, _ *string, _ []string) {
-	cl := c.client()
-	addr := net.JoinHostPort("localhost", strconv.Itoa(int(cl.Conf.SlurmdPort)))
+	addr := net.JoinHostPort("localhost", strconv.Itoa(int(c.client().Conf.SlurmdPort)))
 	req := &wire.DaemonStatusRequest{}
 	if name := os.Getenv("SLURMD_NODENAME"); name != "" {
 		if n := c.localNode(name); n != nil {
-			port := uint32(n.Port)
-			if port == 0 {
-				port = cl.Conf.SlurmdPort
-			}
-			addr, req.NodeName = net.JoinHostPort(n.Addr, strconv.Itoa(int(port))), n.Name
+			addr, req.NodeName = c.nodeAddr(n), n.Name
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*cl.MessageTimeout)
-	defer cancel()
 	var s wire.DaemonStatusReply
-	err := wire.Call(ctx, "tcp", addr, wire.MsgDaemonStatus, req, &s,
-		wire.ClientOptions{MessageTimeout: cl.MessageTimeout, Signer: cl.Signer()})
-	if err != nil {
+	if err := c.callSlurmd(addr, wire.MsgDaemonStatus, req, &s); err != nil {
 		e := errnoText(err)
 		c.errorf("slurm_slurmd_info: %s", e)
 		c.exitCode = 1
