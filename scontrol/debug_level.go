@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"strconv"
 	"strings"
@@ -47,6 +48,9 @@ func levelArg(s string, names []string) (level int, ok bool) {
 	neg := strings.HasPrefix(strings.TrimLeft(s, " \t"), "-")
 	digits := strings.TrimLeft(strings.TrimLeft(s, " \t"), "+-")
 	v, err := strconv.ParseUint(digits, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil // strtoul saturates; v is the largest value already
+	}
 	if err != nil || digits == "" {
 		return 0, false
 	}
@@ -157,6 +161,9 @@ func (c *cli) cmdFSDampening(argv []string) {
 	s := strings.TrimLeft(argv[1], " \t")
 	digits := strings.TrimLeft(s, "+-")
 	v, err := strconv.ParseUint(digits, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil // strtoul saturates
+	}
 	if strings.HasPrefix(s, "-") {
 		v = -v
 	}
