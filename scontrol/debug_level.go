@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
-	"github.com/orbit-hpc/orbit/compat/loglevel"
-	"strconv"
 	"strings"
 
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -37,33 +35,25 @@ func (c *cli) argCount(argv []string, few string, quiet bool) bool {
 }
 
 // levelArg reads a level as Slurm's setdebug and schedloglevel do: a name from names, else
-// a number up to len(names)-1. A number strtoul reads as more than an int holds (a negative
-// one) comes back as -1 without a complaint: Slurm then sends nothing.
+// a whole number (strtoul's, as an int) below len(names). A number that is negative as an
+// int comes back as -1 without a complaint: Slurm then sends nothing.
 func levelArg(s string, names []string) (level int, ok bool) {
 	for i, n := range names {
 		if strings.EqualFold(s, n) {
 			return i, true
 		}
 	}
-	neg := strings.HasPrefix(strings.TrimLeft(s, " \t"), "-")
-	digits := strings.TrimLeft(strings.TrimLeft(s, " \t"), "+-")
-	v, err := strconv.ParseUint(digits, 10, 64)
-	if errors.Is(err, strconv.ErrRange) {
-		err = nil // strtoul saturates; v is the largest value already
-	}
-	if err != nil || digits == "" {
+	v, rest := strtoul(s) // show_step.go
+	switch l := int32(v); {
+	case rest != "":
 		return 0, false
-	}
-	if neg {
-		v = -v
-	}
-	if int32(v) < 0 { // Slurm's (int) of the unsigned long
+	case l < 0:
 		return -1, true
-	}
-	if int(int32(v)) >= len(names) {
+	case int(l) >= len(names):
 		return 0, false
+	default:
+		return int(l), true
 	}
-	return int(int32(v)), true
 }
 
 // cmdSetDebug is `scontrol setdebug LEVEL`: the controller's log level until the next
@@ -158,17 +148,9 @@ func (c *cli) cmdFSDampening(argv []string) {
 	if !c.oneArg(argv) {
 		return
 	}
-	s := strings.TrimLeft(argv[1], " \t")
-	digits := strings.TrimLeft(s, "+-")
-	v, err := strconv.ParseUint(digits, 10, 64)
-	if errors.Is(err, strconv.ErrRange) {
-		err = nil // strtoul saturates
-	}
-	if strings.HasPrefix(s, "-") {
-		v = -v
-	}
+	v, rest := strtoul(argv[1])
 	factor := uint16(v)
-	if err != nil || digits == "" || factor == 0 {
+	if rest != "" || factor == 0 {
 		if c.quiet != 1 {
 			c.eprintf("invalid dampening factor: %s\n", argv[1])
 		}

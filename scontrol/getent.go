@@ -28,8 +28,13 @@ func (c *cli) cmdGetent(argv []string) {
 		c.errorf("cannot reach the slurmd of node %s: %v", n.Name, err)
 		return
 	}
+	users := map[uint32][]string{} // a user's entry is looked up once (NSS may run getent)
 	for _, s := range rep.Steps {
-		pw := userdb.PasswdFields(strconv.FormatUint(uint64(s.UID), 10))
+		pw, ok := users[s.UID]
+		if !ok {
+			pw = userdb.PasswdFields(strconv.FormatUint(uint64(s.UID), 10))
+			users[s.UID] = pw
+		}
 		if pw == nil {
 			continue
 		}

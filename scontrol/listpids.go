@@ -3,7 +3,6 @@ package main
 import (
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -28,7 +27,7 @@ func (c *cli) cmdListPids(argv []string) {
 	all := arg == "" || arg[0] == '*'
 	jobPart, stepPart, hasStep := strings.Cut(arg, ".")
 	if !all {
-		id, rest := strtol(jobPart)
+		id, rest := strtoul(jobPart) // show_step.go
 		if strings.TrimSpace(rest) != "" {
 			c.exitCode = 1
 			c.eprintf("\"%s\" does not look like a jobid\n", jobPart)
@@ -38,12 +37,12 @@ func (c *cli) cmdListPids(argv []string) {
 	}
 	c.printf("%-8s %-8s %-8s %-7s %-8s\n", "PID", "JOBID", "STEPID", "LOCALID", "GLOBALID")
 	if !all && hasStep {
-		step, rest := strtol(stepPart)
+		step, rest := strtoul(stepPart)
 		if strings.TrimSpace(rest) != "" {
 			c.eprintf("\"%s\" does not look like a stepid\n", arg)
 			return
 		}
-		req.StepID = strconv.Itoa(int(uint32(step)))
+		req.StepID = strconv.FormatUint(step, 10)
 	}
 	where := nodeName
 	if where == "" {
@@ -95,22 +94,4 @@ func (c *cli) cmdListPids(argv []string) {
 			c.eprintf("There are no steps for job %d on node %s.\n", req.JobID, where)
 		}
 	}
-}
-
-// strtol is C's strtol in base 10: the number at the start of s (after blanks), and the rest.
-func strtol(s string) (int64, string) {
-	t := strings.TrimLeftFunc(s, unicode.IsSpace)
-	i := 0
-	if i < len(t) && (t[i] == '+' || t[i] == '-') {
-		i++
-	}
-	j := i
-	for j < len(t) && t[j] >= '0' && t[j] <= '9' {
-		j++
-	}
-	if j == i {
-		return 0, s
-	}
-	v, _ := strconv.ParseInt(t[:j], 10, 64)
-	return v, t[j:]
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"net"
 	"os"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
@@ -26,7 +23,7 @@ func (c *cli) showSlurmd(_ string, _ *string, _ []string) {
 	}
 	var s wire.DaemonStatusReply
 	if err := c.callSlurmd(addr, wire.MsgDaemonStatus, req, &s); err != nil {
-		e := errnoText(err)
+		e := cStrerror(err) // write_batch_script.go
 		c.errorf("slurm_slurmd_info: %s", e)
 		c.exitCode = 1
 		if c.quiet != 1 {
@@ -54,15 +51,4 @@ func (c *cli) showSlurmd(_ string, _ *string, _ []string) {
 	c.printf("Slurmd Debug             = %d\n", s.Debug)
 	c.printf("Slurmd Logfile           = %s\n", s.LogFile)
 	c.printf("Version                  = %s\n", s.Version)
-}
-
-// errnoText is what Slurm's %m prints for a failed call: the system's text for its errno
-// ("Connection refused"; Go's are strerror's in lower case), else the error as it is.
-func errnoText(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return err.Error()
-	}
-	s := errno.Error()
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -96,7 +96,7 @@ const (
 	MsgLicenseInfo      MsgType = 1000 // scontrol show licenses: LicenseInfoRequest (REQUEST_LICENSE_INFO)
 	MsgLicenseInfoReply MsgType = 1001 // LicenseInfoReply (RESPONSE_LICENSE_INFO)
 
-	// A node's steps and processes, scontrol → slurmd (msg_node_steps.go): 1100–1199.
+	// Queries of the local slurmd, scontrol → slurmd (msg_node_query.go): 1100–1199.
 	MsgStepPids          MsgType = 1100 // scontrol listpids: StepPidsRequest (Slurm asks each slurmstepd)
 	MsgStepPidsReply     MsgType = 1101 // StepPidsReply: every matching step's processes
 	MsgPidJob            MsgType = 1102 // scontrol pidinfo: PidJobRequest (REQUEST_JOB_ID)

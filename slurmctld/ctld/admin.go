@@ -43,7 +43,7 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 	c.mu.RLock()
 	next := c.t.nextJobID
 	c.mu.RUnlock()
-	level, flags := c.logCtl.get()
+	level, flags := c.admin.get()
 	text := c.config().ShowConfig(conf.ShowConfigRuntime{
 		DataAsOf:  c.now(),
 		BootTime:  c.booted,
@@ -55,7 +55,7 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 		SlurmctldDebug: level,
 		DebugFlags:     flags,
 
-		FairShareDampeningFactor: c.logCtl.dampening(),
+		FairShareDampeningFactor: c.admin.dampening(),
 	})
 	return &wire.BuildInfoReply{Text: text}, nil
 }

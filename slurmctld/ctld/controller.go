@@ -112,7 +112,7 @@ type Controller struct {
 	reconf    reconfState // scontrol reconfigure and SIGHUP (reconfigure.go)
 	bf        bfStats     // sdiag's backfill section (stats_backfill.go)
 	onReconf  func(*conf.Config)
-	logCtl    logCtl // scontrol setdebug and setdebugflags (debug_level.go)
+	admin     adminSettings // scontrol setdebug, setdebugflags, fsdampeningfactor (debug_level.go)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a
@@ -180,7 +180,7 @@ func New(opts Options) (*Controller, error) {
 	c.cfg.Store(cfg)
 	c.booted = now()
 	c.onReconf = opts.OnReconfigure
-	c.logCtl.onLevel = opts.OnDebugLevel
+	c.admin.onLevel = opts.OnDebugLevel
 	c.plug.sched = opts.Scheduler
 	if c.plug.sched == nil {
 		c.plug.sched = builtin.New(c.schedConfig())

@@ -2,9 +2,9 @@ package ctld
 
 import (
 	"context"
-	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"sync"
 
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -13,9 +13,10 @@ import (
 // the system's EACCES, not its own access-denied error.
 func errEACCES() error { return wire.Errorf(13, "Permission denied") }
 
-// logCtl is what scontrol setdebug and setdebugflags changed of slurm.conf's SlurmctldDebug
-// and DebugFlags; a reconfigure reads slurm.conf again and drops both, as Slurm's does.
-type logCtl struct {
+// adminSettings is what scontrol setdebug, setdebugflags and fsdampeningfactor changed of
+// slurm.conf's SlurmctldDebug, DebugFlags and FairShareDampeningFactor; a reconfigure reads
+// slurm.conf again and drops them all, as Slurm's does.
+type adminSettings struct {
 	mu      sync.Mutex
 	level   string  // a loglevel.Name; "" = SlurmctldDebug
 	flags   *uint64 // nil = DebugFlags
@@ -23,7 +24,7 @@ type logCtl struct {
 	onLevel func(level string)
 }
 
-func (l *logCtl) get() (string, *uint64) {
+func (l *adminSettings) get() (string, *uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.flags == nil {
@@ -33,14 +34,14 @@ func (l *logCtl) get() (string, *uint64) {
 	return l.level, &f
 }
 
-func (l *logCtl) reset() {
+func (l *adminSettings) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.level, l.flags, l.fsDamp = "", nil, 0
 }
 
 // dampening is the FairShareDampeningFactor scontrol set, 0 for slurm.conf's.
-func (l *logCtl) dampening() uint16 {
+func (l *adminSettings) dampening() uint16 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.fsDamp
@@ -61,10 +62,10 @@ func (c *Controller) handleSetDebugLevel(_ context.Context, req *wire.Request) (
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "invalid debug level %d", r.Level)
 	}
 	name := loglevel.Name(uint16(r.Level))
-	c.logCtl.mu.Lock()
-	c.logCtl.level = name
-	on := c.logCtl.onLevel
-	c.logCtl.mu.Unlock()
+	c.admin.mu.Lock()
+	c.admin.level = name
+	on := c.admin.onLevel
+	c.admin.mu.Unlock()
 	if on != nil {
 		on(name)
 	}
@@ -83,16 +84,16 @@ func (c *Controller) handleSetDebugFlags(_ context.Context, req *wire.Request) (
 		return nil, errEACCES()
 	}
 	r := req.Body.(*wire.SetDebugFlagsRequest)
-	c.logCtl.mu.Lock()
-	defer c.logCtl.mu.Unlock()
+	c.admin.mu.Lock()
+	defer c.admin.mu.Unlock()
 	var cur uint64
-	if c.logCtl.flags != nil {
-		cur = *c.logCtl.flags
+	if c.admin.flags != nil {
+		cur = *c.admin.flags
 	} else if f, _, err := conf.ParseDebugFlags(c.config().DebugFlags); err == nil {
 		cur = f
 	}
 	cur = cur&^r.Minus | r.Plus
-	c.logCtl.flags = &cur
+	c.admin.flags = &cur
 	return &wire.OK{}, nil
 }
 
@@ -111,9 +112,9 @@ func (c *Controller) handleSetFSDampening(_ context.Context, req *wire.Request) 
 	if r.Factor == 0 {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "invalid dampening factor 0")
 	}
-	c.logCtl.mu.Lock()
-	c.logCtl.fsDamp = r.Factor
-	c.logCtl.mu.Unlock()
+	c.admin.mu.Lock()
+	c.admin.fsDamp = r.Factor
+	c.admin.mu.Unlock()
 	c.mu.Lock()
 	c.prio().lastCalc = 0 // due now
 	c.mu.Unlock()
@@ -123,8 +124,8 @@ func (c *Controller) handleSetFSDampening(_ context.Context, req *wire.Request) 
 }
 
 // handleSetSchedLog serves scontrol schedloglevel (REQUEST_SET_SCHEDLOG_LEVEL). Without a
-// SlurmSchedLogFile Slurm answers that the operation is disabled; Orbit writes no scheduler
-// log, so it answers so with one too.
+// SlurmSchedLogFile Slurm answers that the operation is disabled; with one the request is
+// refused by name: Orbit writes no scheduler log.
 func (c *Controller) handleSetSchedLog(_ context.Context, req *wire.Request) (any, error) {
 	id, err := identity(req)
 	if err != nil {

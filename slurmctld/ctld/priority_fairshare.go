@@ -219,7 +219,7 @@ func (c *Controller) calcFairShare(also ...uint32) {
 		users[j.UserID] = true
 	}
 	pc := c.config().Priority
-	damp := cmp.Or(c.logCtl.dampening(), pc.FairShareDampeningFactor) // scontrol fsdampeningfactor
+	damp := cmp.Or(c.admin.dampening(), pc.FairShareDampeningFactor) // scontrol fsdampeningfactor
 	fs.factor = fairShareFactors(fs.usage, users, pc.Flags&conf.PriorityFairTree != 0, damp)
 }
 

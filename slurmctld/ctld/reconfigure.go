@@ -172,7 +172,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 	}
 	c.mu.Unlock()
 	c.reconf.resync.Store(true)
-	c.logCtl.reset() // slurm.conf's SlurmctldDebug and DebugFlags again, as Slurm's reconfigure
+	c.admin.reset() // slurm.conf's SlurmctldDebug, DebugFlags and dampening again, as Slurm's reconfigure
 	if c.onReconf != nil {
 		c.onReconf(next)
 	}

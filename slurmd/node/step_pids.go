@@ -45,12 +45,13 @@ func (d *Daemon) handleStepPids(_ context.Context, req *wire.Request) (any, erro
 		return nil, wire.NewError(wire.ErrnoAccessDenied)
 	}
 	steps, shared := nodeSteps(h)
+	tree := stepd.ReadProcTree()
 	rep := &wire.StepPidsReply{}
 	for _, st := range steps {
 		if m.JobID != 0 && st.JobID != m.JobID || m.StepID != "" && st.StepID != m.StepID {
 			continue
 		}
-		tasks, others := stepd.StepProcesses(st, shared[st])
+		tasks, others := stepd.StepProcesses(st, shared[st], tree)
 		sp := wire.StepPids{JobID: st.JobID, StepID: st.StepID, UID: st.UID}
 		for _, t := range tasks {
 			sp.Tasks = append(sp.Tasks, wire.TaskPid{Pid: uint32(t.Pid), LocalID: uint32(t.LocalID), GlobalID: uint32(t.Rank)})
@@ -68,10 +69,11 @@ func (d *Daemon) handleStepPids(_ context.Context, req *wire.Request) (any, erro
 // operator is told.
 func (d *Daemon) handlePidJob(_ context.Context, req *wire.Request) (any, error) {
 	m := req.Body.(*wire.PidJobRequest)
+	tree := stepd.ReadProcTree()
 	for _, h := range d.nodes {
 		steps, shared := nodeSteps(h)
 		for _, st := range steps {
-			if stepd.StepHolds(st, shared[st], int(m.Pid)) {
+			if stepd.StepHolds(st, shared[st], int(m.Pid), tree) {
 				if req.Identity == nil || st.UID != req.Identity.UID && !d.privileged(req) {
 					break // another user's job: Slurm's slurmd answers as if none held it
 				}

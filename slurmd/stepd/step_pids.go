@@ -2,12 +2,27 @@ package stepd
 
 import "slices"
 
+// ProcTree is the machine's processes by parent: each pid's children, in pid order. One
+// walk of /proc serves every step a query looks at.
+type ProcTree map[int][]int
+
+// ReadProcTree walks /proc once.
+func ReadProcTree() ProcTree {
+	tree := ProcTree{}
+	procs := allProcs()
+	slices.SortFunc(procs, func(a, b procInfo) int { return a.pid - b.pid })
+	for _, p := range procs {
+		tree[p.ppid] = append(tree[p.ppid], p.pid)
+	}
+	return tree
+}
+
 // StepProcesses lists what scontrol listpids shows of a running step: its tasks still
 // running (as the state records them), then the other processes the step holds, deepest
 // first, as Slurm's proctrack/linuxproc lists a step's tree. The tree is the supervisor's
 // descendants, or, when the supervisor runs several steps (shared is true: the shares of a
 // wide step), the tasks' descendants only.
-func StepProcesses(st *State, shared bool) (tasks []TaskState, others []int) {
+func StepProcesses(st *State, shared bool, children ProcTree) (tasks []TaskState, others []int) {
 	isTask := map[int]bool{}
 	for _, t := range st.Tasks {
 		p, err := readProc(t.Pid)
@@ -16,12 +31,6 @@ func StepProcesses(st *State, shared bool) (tasks []TaskState, others []int) {
 		}
 		tasks = append(tasks, t)
 		isTask[t.Pid] = true
-	}
-	children := map[int][]int{}
-	procs := allProcs()
-	slices.SortFunc(procs, func(a, b procInfo) int { return a.pid - b.pid })
-	for _, p := range procs {
-		children[p.ppid] = append(children[p.ppid], p.pid)
 	}
 	level := []int{st.Pid}
 	if shared {
@@ -57,11 +66,11 @@ func StepProcesses(st *State, shared bool) (tasks []TaskState, others []int) {
 
 // StepHolds reports whether pid is the step's supervisor, one of its tasks or a process of
 // its tree (scontrol pidinfo).
-func StepHolds(st *State, shared bool, pid int) bool {
+func StepHolds(st *State, shared bool, pid int, children ProcTree) bool {
 	if pid == st.Pid && !shared {
 		return Alive(st)
 	}
-	tasks, others := StepProcesses(st, shared)
+	tasks, others := StepProcesses(st, shared, children)
 	for _, t := range tasks {
 		if t.Pid == pid {
 			return true

@@ -1,9 +1,9 @@
 package wire
 
 // StepPidsRequest asks a slurmd for the processes of the steps it runs on one of its nodes
-// (scontrol listpids; Slurm's scontrol asks each slurmstepd). JobID 0 means every job;
-// StepID "" every step of the job ("batch" names the batch step). A caller who is not an
-// operator sees its own steps only.
+// (scontrol listpids and getent; Slurm's scontrol asks each slurmstepd). JobID 0 means every
+// job; StepID "" every step of the job ("batch" names the batch step). Any local user sees
+// every step, as Slurm's slurmstepd lists its pids to anyone.
 type StepPidsRequest struct {
 	NodeName string `codec:"node_name"`
 	JobID    uint32 `codec:"job_id"`
