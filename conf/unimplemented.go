@@ -41,8 +41,8 @@ var unimplementedKeys = []unimplementedKey{
 	{"ResumeProgram", valueSet, "powered-down nodes are not resumed"},
 	{"RequeueExit", valueSet, "jobs are not requeued on these exit codes"},
 	{"RequeueExitHold", valueSet, "jobs are not requeued held on these exit codes"},
-	{"ResvProlog", valueSet, "there are no advance reservations"},
-	{"ResvEpilog", valueSet, "there are no advance reservations"},
+	{"ResvProlog", valueSet, "it is not run when a reservation starts"},
+	{"ResvEpilog", valueSet, "it is not run when a reservation ends"},
 	{"MpiDefault", notOneOf("none", "pmi2", "openmpi"), "srun serves only PMI-1/PMI-2 (mpi/pmi2): steps run without PMI"},
 }
 

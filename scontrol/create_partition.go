@@ -24,8 +24,7 @@ func (c *cli) cmdCreate(argv []string) {
 			c.partitionRequest(args, true)
 			return
 		case abbrev(tag, "ReservationName", 3):
-			c.errorf("create of reservations is not supported by Orbit yet")
-			c.exitCode = 1
+			c.createResv(args) // resv_commands.go
 			return
 		}
 	}
@@ -88,8 +87,7 @@ func (c *cli) cmdDelete(argv []string) {
 			c.exitCode = 1
 		}
 	case abbrev(tag, "ReservationName", 3):
-		c.errorf("delete of reservations is not supported by Orbit yet")
-		c.exitCode = 1
+		c.deleteResv(args[0], val) // resv_commands.go
 	default:
 		c.exitCode = 1
 		c.eprintf("Invalid deletion entity: %s\n", args[0])

@@ -76,3 +76,27 @@ func FuzzJobNameArg(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseResvOptions checks that no reservation command line makes the option parser, the
+// create checks or the wire conversion panic, and that a refusal always says something.
+func FuzzParseResvOptions(f *testing.F) {
+	for _, s := range []string{"res starttime=now duration=5 nodes=n1 users=root", "flags+=daily,-maint,purge_comp=5,,x",
+		"tres=cpu=1,2,node=3k,license/a=1", "tres==", "tres=/=1", "nodecnt=1k,m,0", "watts=-5k", "users+=a,,b",
+		"duration+=1-2:3:4", "=x", "x+=", "sk", "corecnt=99999999999999999999", "starttime=uts1 endtime= partition="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		env := testResvEnv()
+		env.tresKnown = func(string) bool { return true }
+		r, perr := parseResvOptions(strings.Split(line, " "), "No reservation created.", env)
+		if perr != nil {
+			if len(perr.lines) == 0 || perr.errno == "" {
+				t.Fatalf("%q: refused without a message", line)
+			}
+			return
+		}
+		if r.checkCreate() == "" && r.desc().StartTime == 0 {
+			t.Fatalf("%q: a create without a start time was accepted", line)
+		}
+	})
+}

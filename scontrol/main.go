@@ -1,7 +1,8 @@
 // Command scontrol is Orbit's `scontrol`: Slurm's administration tool, with the same command
-// line, output, error texts and exit codes. It carries `show job|node|partition|config|
-// hostnames|hostlist|hostlistsorted` (with -o, -d, -a), `update` of jobs, nodes and
-// partitions, hold/uhold/release/requeue/requeuehold/suspend/resume/top, ping, reconfigure,
+// line, output, error texts and exit codes. It carries `show job|node|partition|reservation|
+// config|hostnames|hostlist|hostlistsorted` (with -o, -d, -a), `update` of jobs, nodes,
+// partitions and reservations, `create` and `delete` of partitions and reservations,
+// hold/uhold/release/requeue/requeuehold/suspend/resume/top, ping, reconfigure,
 // shutdown, write batch_script, help, version, exit and quit, also typed at the interactive "scontrol: " prompt;
 // every other command or entity is refused by name, never faked.
 //

@@ -6,19 +6,10 @@ import (
 	"strings"
 )
 
-// The show entities of features Orbit does not have (reservations, burst buffers, a network
-// topology, front-end nodes, federations): scontrol answers as Slurm does on a cluster
-// configured without them. Where slurm.conf configures one (TopologyPlugin=topology/tree),
-// Orbit says it is not supported rather than pretend.
-
-func (c *cli) showReservation(_ string, val *string, _ []string) {
-	if val != nil {
-		c.printf("Reservation %s not found\n", *val)
-		c.exitCode = 1
-		return
-	}
-	c.printf("No reservations in the system\n")
-}
+// The show entities of features Orbit does not have (burst buffers, a network topology,
+// front-end nodes, federations): scontrol answers as Slurm does on a cluster configured
+// without them. Where slurm.conf configures one (TopologyPlugin=topology/tree), Orbit says it
+// is not supported rather than pretend.
 
 func (c *cli) showTopology(_ string, val *string, _ []string) {
 	if p := c.client().Conf.TopologyPlugin; p != "topology/none" && p != "" {

@@ -25,13 +25,14 @@ func (c *cli) hasArgs(argv []string) bool {
 }
 
 // cmdUpdate is `scontrol update SPECIFICATIONS` (Slurm's _update_it): the entity is the job
-// when a JobId/JobName tag is present, else the node, else the partition.
+// when a JobId/JobName tag is present, else the reservation (whose options include
+// PartitionName), else the node, else the partition.
 func (c *cli) cmdUpdate(argv []string) {
 	if !c.hasArgs(argv) {
 		return
 	}
 	args := argv[1:]
-	var job, node, part, other bool
+	var job, node, part, resv, step, other bool
 	for i := 0; i < len(args); i++ {
 		tag := args[i]
 		if eq := strings.IndexByte(tag, '='); eq >= 0 {
@@ -46,17 +47,22 @@ func (c *cli) cmdUpdate(argv []string) {
 			part = true
 		case abbrev(tag, "JobId", 3) || abbrev(tag, "JobNAME", 3):
 			job = true
-		case abbrev(tag, "StepId", 4), abbrev(tag, "FrontendName", 2), abbrev(tag, "ReservationName", 3),
-			abbrev(tag, "SlurmctldDebug", 2):
+		case abbrev(tag, "StepId", 4):
+			step = true
+		case abbrev(tag, "ReservationName", 3):
+			resv = true
+		case abbrev(tag, "FrontendName", 2), abbrev(tag, "SlurmctldDebug", 2):
 			other = true
 		}
 	}
 	switch {
 	case job:
 		c.updateJob(args)
-	case other:
-		c.errorf("this update is not supported by Orbit yet (only jobs, nodes and partitions)")
+	case step, other && !resv:
+		c.errorf("this update is not supported by Orbit yet (only jobs, reservations, nodes and partitions)")
 		c.exitCode = 1
+	case resv:
+		c.updateResv(args) // resv_commands.go
 	case node:
 		c.updateNode(args)
 	case part:
@@ -140,6 +146,10 @@ func (c *cli) updateJob(args []string) {
 				return
 			}
 			req.MinNodes, req.MaxNodes = lo, hi
+			count++
+		case abbrev(tag, "ReservationName", 3):
+			v := val
+			req.Reservation = &v
 			count++
 		case abbrev(tag, "Name", 2) || abbrev(tag, "JobName", 4):
 			v := val

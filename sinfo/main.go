@@ -1,9 +1,10 @@
 // Command sinfo is Orbit's `sinfo`: it asks slurmctld for the node and partition tables
 // (MsgNodeInfo) and prints them as Slurm 22.05's sinfo does, byte for byte: the partition,
 // node (-N), summary (-s) and reasons (-R) views, -o/-O formats, filters, sort order, error
-// texts and exit codes. The format engine is compat/format; this package parses the command
-// line (options.go), filters nodes (filter.go), groups them into lines as Slurm does
-// (sinfo_data.go, match_flags.go) and orders the lines (sort.go).
+// texts and exit codes; -T lists the advance reservations (MsgResvInfo, reservations.go).
+// The format engine is compat/format; this package parses the command line (options.go),
+// filters nodes (filter.go), groups them into lines as Slurm does (sinfo_data.go,
+// match_flags.go) and orders the lines (sort.go).
 //
 // It must not import daemon code (slurmctld/, slurmd/) or the store.
 package main
@@ -74,20 +75,21 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writer) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
+	if p.action == actReservations {
+		var rep wire.ResvInfoReply
+		if err := c.Call(ctx, wire.MsgResvInfo, &wire.ResvInfoRequest{}, &rep); err != nil {
+			stdout.Flush()
+			fmt.Fprintf(stderr, "slurm_load_reservations: %s\n", cmdclient.AsError(err).Text)
+			return false
+		}
+		stdout.WriteString(renderReservations(rep.Reservations, p.noHeader, time.Now().Unix(), time.Local)) // reservations.go
+		return true
+	}
 	var rep wire.NodeInfoReply
 	if err := c.Call(ctx, wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep); err != nil {
-		what := "slurm_load_partitions"
-		if p.action == actReservations {
-			what = "slurm_load_reservations"
-		}
 		stdout.Flush()
-		fmt.Fprintf(stderr, "%s: %s\n", what, cmdclient.AsError(err).Text)
+		fmt.Fprintf(stderr, "slurm_load_partitions: %s\n", cmdclient.AsError(err).Text)
 		return false
-	}
-	if p.action == actReservations {
-		// Orbit has no advance reservations yet, so there is never one to list.
-		stdout.WriteString("No reservations in the system\n")
-		return true
 	}
 	port := uint16(c.Conf.SlurmdPort)
 	if port == 0 {

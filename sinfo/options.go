@@ -212,7 +212,9 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			}
 			p.stateText, p.states, p.stateSet = f.Value, st, true
 		case "reservation":
-			p.action = actReservations
+			if p.action != actJSON { // Slurm's --json and --yaml win over -T, wherever it stands
+				p.action = actReservations
+			}
 		case "verbose":
 			p.verbose++
 		case "version":

@@ -10,3 +10,15 @@ const DescNodesReserved = "Nodes required for job are DOWN, DRAINED or reserved 
 var SchedulerDescs = map[string]Reason{
 	DescNodesReserved: WaitResources,
 }
+
+// The texts of a job kept off nodes by advance reservations it is not in, when it could not
+// run even with every other job gone (Slurm's _get_req_features, ReqNodeNotAvail).
+const (
+	DescResvOtherJob = "ReqNodeNotAvail, May be reserved for other job"
+	DescResvMaint    = "ReqNodeNotAvail, Reserved for maintenance"
+)
+
+func init() {
+	SchedulerDescs[DescResvOtherJob] = WaitNodeNotAvail
+	SchedulerDescs[DescResvMaint] = WaitNodeNotAvail
+}

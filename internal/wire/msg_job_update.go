@@ -21,9 +21,12 @@ type UpdateJobRequest struct {
 	Name       *string `codec:"name"`
 	Comment    *string `codec:"comment"`
 	Licenses   *string `codec:"licenses"`
-	Priority   uint32  `codec:"priority"`
-	Nice       int32   `codec:"nice"`
-	NiceSet    bool    `codec:"nice_set"`
+	// Reservation names the advance reservation the job is to run in; "" takes it out of
+	// its reservation.
+	Reservation *string `codec:"reservation,omitempty"`
+	Priority    uint32  `codec:"priority"`
+	Nice        int32   `codec:"nice"`
+	NiceSet     bool    `codec:"nice_set"`
 }
 
 // Actions of UpdateJobRequest.

@@ -104,5 +104,13 @@ const (
 	MsgDaemonStatus      MsgType = 1104 // scontrol show slurmd: DaemonStatusRequest (REQUEST_DAEMON_STATUS)
 	MsgDaemonStatusReply MsgType = 1105 // DaemonStatusReply (RESPONSE_SLURMD_STATUS)
 
-	// Next family: 1200–1299.
+	// Advance reservations, scontrol/sinfo → slurmctld (msg_resv.go): 1200–1299.
+	MsgCreateResv      MsgType = 1200 // scontrol create reservation: ResvDesc (REQUEST_CREATE_RESERVATION)
+	MsgCreateResvReply MsgType = 1201 // CreateResvReply: the reservation's name
+	MsgUpdateResv      MsgType = 1202 // scontrol update reservation: ResvDesc (REQUEST_UPDATE_RESERVATION), MsgOK
+	MsgDeleteResv      MsgType = 1203 // scontrol delete reservation: DeleteResvRequest (REQUEST_DELETE_RESERVATION), MsgOK
+	MsgResvInfo        MsgType = 1204 // scontrol show res, sinfo -T: ResvInfoRequest (REQUEST_RESERVATION_INFO)
+	MsgResvInfoReply   MsgType = 1205 // ResvInfoReply
+
+	// Next family: 1300–1399.
 )

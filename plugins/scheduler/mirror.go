@@ -17,6 +17,7 @@ type Mirror struct {
 	nodes  []Node
 	parts  []Partition
 	jobs   map[uint32]*Job
+	resvs  []AdvanceReservation
 }
 
 // Sync replaces the mirror with a full state.
@@ -24,6 +25,7 @@ func (m *Mirror) Sync(s State) {
 	m.seq, m.now, m.synced, m.config = s.Seq, s.Now, true, s.Config
 	m.nodes = slices.Clone(s.Nodes)
 	m.parts = slices.Clone(s.Partitions)
+	m.resvs = slices.Clone(s.Reservations)
 	m.jobs = make(map[uint32]*Job, len(s.Jobs))
 	for i := range s.Jobs {
 		j := s.Jobs[i]
@@ -64,6 +66,9 @@ func (m *Mirror) Update(d Delta) error {
 	if d.Partitions != nil {
 		m.parts = slices.Clone(d.Partitions)
 	}
+	if d.ReservationsSet {
+		m.resvs = slices.Clone(d.Reservations)
+	}
 	return nil
 }
 
@@ -81,6 +86,10 @@ func (m *Mirror) Config() Config { return m.config }
 
 // Nodes is every node, in configuration order. The slice is the mirror's: do not change it.
 func (m *Mirror) Nodes() []Node { return m.nodes }
+
+// Reservations is every advance reservation not yet ended. The slice is the mirror's: do not
+// change it.
+func (m *Mirror) Reservations() []AdvanceReservation { return m.resvs }
 
 // Partitions is every partition. The slice is the mirror's: do not change it.
 func (m *Mirror) Partitions() []Partition { return m.parts }

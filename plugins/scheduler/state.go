@@ -57,6 +57,10 @@ type Job struct {
 	ReqNodes     []string `codec:"req_nodes"`    // --nodelist, expanded
 	ExcNodes     []string `codec:"exc_nodes"`    // --exclude, expanded
 	Features     string   `codec:"features"`     // --constraint, as given
+	// Reservation is the advance reservation the job runs in (--reservation), "" for none:
+	// it may start only on that reservation's nodes within its window, and a job without one
+	// never on nodes a reservation holds while it would run (reservation.go).
+	Reservation string `codec:"reservation,omitempty"`
 	// NTasksPerCore and ThreadsPerCore are --ntasks-per-core and --threads-per-core
 	// (--hint=nomultithread is 1), 0 = not given: how many threads of a core the job uses on
 	// a node with several (plugins/sched/selection cores.go).
@@ -154,6 +158,8 @@ type State struct {
 	Nodes      []Node      `codec:"nodes"`
 	Partitions []Partition `codec:"partitions"`
 	Jobs       []Job       `codec:"jobs"`
+	// Reservations is every advance reservation not yet ended (reservation.go).
+	Reservations []AdvanceReservation `codec:"reservations,omitempty"`
 }
 
 // Delta is what changed since the state or delta numbered Seq-1: jobs and nodes added or
@@ -166,4 +172,8 @@ type Delta struct {
 	JobsGone   []uint32    `codec:"jobs_gone"`
 	Nodes      []Node      `codec:"nodes"`
 	Partitions []Partition `codec:"partitions"` // non-nil replaces the whole list
+	// ReservationsSet says Reservations replaces the whole list of advance reservations
+	// (empty when the last one went).
+	ReservationsSet bool                 `codec:"reservations_set,omitempty"`
+	Reservations    []AdvanceReservation `codec:"reservations,omitempty"`
 }

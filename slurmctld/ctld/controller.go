@@ -282,6 +282,10 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgPriorityFactors, c.handlePriorityFactors) // priority_info.go: sprio
 	c.srv.HandleRPC(wire.MsgBatchScript, c.handleBatchScript)         // job_batch_script.go: scontrol write batch_script
 	c.srv.HandleRPC(wire.MsgLicenseInfo, c.handleLicenseInfo)         // licenses.go: scontrol show licenses
+	c.srv.HandleRPC(wire.MsgCreateResv, c.handleCreateResv)           // resv_create.go: scontrol create reservation
+	c.srv.HandleRPC(wire.MsgUpdateResv, c.handleUpdateResv)           // resv_update.go
+	c.srv.HandleRPC(wire.MsgDeleteResv, c.handleDeleteResv)
+	c.srv.HandleRPC(wire.MsgResvInfo, c.handleResvInfo) // resv_record.go: scontrol show reservation, sinfo -T
 }
 
 // Serve answers RPCs on l until Close.

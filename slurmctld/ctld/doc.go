@@ -29,6 +29,11 @@
 // select.go's node selection serves will-run answers (job_will_run.go). Pending reasons are
 // scheduler output, kept in memory only and recomputed after a restart.
 //
+// Advance reservations (resv_*.go): scontrol create, update and delete them through the
+// same apply path; the plugin sees them in its State and keeps jobs to them, and
+// verifyStart refuses any start a reservation forbids, whoever proposed it. Their windows end
+// in the limits loop (resv_end.go).
+//
 // Simulation (sim.go, sim_node.go): Sim runs this controller in virtual time for ssim, built
 // with Options.Manual (no loop or agent worker of its own); the caller owns the clock and
 // calls the submit and completion handlers, the scheduling cycle and the timers' work

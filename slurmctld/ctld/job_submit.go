@@ -210,7 +210,7 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := c.checkSubmitParts(d, id, j, names, now); err != nil { // part_access.go
 		return nil, err
 	}
-	if err := c.checkResvLicenses(d); err != nil { // job_submit_checks.go
+	if err := c.checkResvLicenses(d, j.UserID); err != nil { // job_submit_checks.go
 		return nil, err
 	}
 	if err := t.checkFeatures(d.Constraint); err != nil {

@@ -10,9 +10,9 @@ import (
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
 
-// Reservations, licenses and features checked at submit. Orbit has no advance reservations
-// yet, so a job naming a reservation gets Slurm's answer for one that does not exist.
-// Licenses are checked against slurm.conf's (licenses.go).
+// Reservations, licenses and features checked at submit. A job naming a reservation must
+// name one that exists and admits its user or account (resv_jobs.go). Licenses are checked
+// against slurm.conf's (licenses.go).
 
 const (
 	errnoInvalidLicenses    = 2048 // ESLURM_INVALID_LICENSES
@@ -25,12 +25,12 @@ func init() {
 }
 
 // checkResvLicenses refuses a job's --reservation and --licenses as described above.
-func (c *Controller) checkResvLicenses(d *wire.JobDesc) error {
+func (c *Controller) checkResvLicenses(d *wire.JobDesc, uid uint32) error {
 	if err := c.checkJobLicenses(d.Licenses); err != nil { // licenses.go
 		return err
 	}
-	if d.Reservation != "" {
-		return slurmErr(errnoReservationInvalid)
+	if errno := c.t.resvAccess(d.Reservation, uid, d.Account); errno != 0 {
+		return slurmErr(errno)
 	}
 	return nil
 }

@@ -39,6 +39,9 @@ const batchSchedDelay = 3 * time.Second
 
 // heldReason is the pending reason of a held job (priority 0).
 func heldReason(j *jobRecord) states.Reason {
+	if j.state().Has(states.JobResvDelHold) {
+		return states.WaitResvDeleted
+	}
 	if j.AdminHold {
 		return states.WaitHeld
 	}
@@ -257,6 +260,10 @@ func (c *Controller) holdRelease(n *jobRecord, action uint16, priv bool, prio *u
 		n.Priority = *prio
 		n.AdminHold = false
 		n.Reason = uint32(states.WaitNoReason)
+		if n.state().Has(states.JobResvDelHold) { // held when its reservation ended (resv_end.go)
+			n.State &^= uint32(states.JobResvDelHold)
+			n.StateDesc = ""
+		}
 	}
 	return 0
 }

@@ -71,6 +71,15 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 			return errno
 		}
 	}
+	if r.Reservation != nil && *r.Reservation != n.descStr(descReservation) {
+		if !s.IsPending() && !s.IsRunning() {
+			return errnoNotPendingNorRunning
+		}
+		if errno := c.t.resvAccess(*r.Reservation, n.UserID, n.descStr(descAccount)); errno != 0 { // resv_jobs.go
+			return errno
+		}
+		n.editDesc(func(d *wire.JobDesc) { d.Reservation = *r.Reservation })
+	}
 	if r.TimeLimit != wire.NoVal {
 		increase := n.TimeLimit != wire.Infinite && (r.TimeLimit == wire.Infinite || r.TimeLimit > n.TimeLimit)
 		if increase && !priv {

@@ -48,10 +48,12 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 		j.Priority = max(c.t.lowPrio-1, 1)
 	}
 	part := c.t.parts[j.Partition]
-	start, a, ok := c.t.willRun(j, part, c.trackMem, now)
+	usable, at := c.t.resvPart(j, part, now) // resv_jobs.go
+	start, a, ok := c.t.willRun(j, usable, c.trackMem, now)
 	if !ok {
 		return nil, slurmErr(errnoNodeConfigUnavail)
 	}
+	start = max(start, at)
 	start += c.t.delayedStart(j, part)
 	// A begin time in the future is the earliest start (job_start_data's start_res).
 	start = max(start, j.EligibleTime)

@@ -27,6 +27,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			partsOf[n] = append(partsOf[n], pn)
 		}
 	}
+	resvFlags := c.t.nodeResvFlags(c.now().Unix()) // resv_record.go: RESERVED, MAINT
 	for _, name := range c.t.nodeOrder {
 		if len(want) > 0 && !want[name] {
 			continue
@@ -46,7 +47,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			OS:             n.rec.OS,
 			Hostname:       cf.Hostname,
 			Addr:           c.nodeAddr(n),
-			State:          uint32(n.displayState()),
+			State:          uint32(n.displayState() | resvFlags[name]),
 			CPUs:           n.cpus(),
 			AllocCPUs:      n.allocCPUs,
 			Boards:         uint32(cf.Boards),

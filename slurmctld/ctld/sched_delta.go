@@ -50,6 +50,7 @@ type sentState struct {
 	jobs  []sentJob // by rec.JobID, ascending
 	nodes []scheduler.Node
 	parts []scheduler.Partition
+	resvs []scheduler.AdvanceReservation // resv_record.go
 }
 
 // snapshot builds the plugin's view of the tables. elig holds the controller's verdict for
@@ -104,6 +105,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 			MaxCPUsPerNode: p.conf.MaxCPUsPerNode,
 		})
 	}
+	s.resvs = c.t.schedResvs()
 	return s
 }
 
@@ -132,6 +134,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		Features:     j.descStr(descConstraint),
 		ArrayJobID:   j.ArrayJobID,
 		Gres:         j.gresReq(),
+		Reservation:  j.descStr(descReservation),
 	}
 	if j.isArrayRecord() {
 		sj.ArrayTasks, sj.ArrayThrottle = uint32(len(j.ArrayPending)), j.ArrayThrottle
@@ -161,7 +164,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 
 // state is the full State for a Sync.
 func (s sentState) state(cfg scheduler.Config, seq uint64, now int64) scheduler.State {
-	st := scheduler.State{Seq: seq, Now: now, Config: cfg, Nodes: s.nodes, Partitions: s.parts}
+	st := scheduler.State{Seq: seq, Now: now, Config: cfg, Nodes: s.nodes, Partitions: s.parts, Reservations: s.resvs}
 	st.Jobs = make([]scheduler.Job, 0, len(s.jobs))
 	for _, j := range s.jobs {
 		st.Jobs = append(st.Jobs, j.job())
@@ -199,6 +202,9 @@ func (prev sentState) delta(cur sentState, seq uint64, now int64) scheduler.Delt
 	}
 	if !reflect.DeepEqual(prev.parts, cur.parts) {
 		d.Partitions = cur.parts
+	}
+	if !reflect.DeepEqual(prev.resvs, cur.resvs) {
+		d.ReservationsSet, d.Reservations = true, cur.resvs
 	}
 	return d
 }

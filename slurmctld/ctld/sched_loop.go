@@ -182,6 +182,8 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running *inUse) (reaso
 		invalidDep = dep == states.WaitDepInvalid && c.killInvalidDep(j)
 	case j.throttled(running.tasks):
 		reason = states.WaitArrayTaskLimit
+	default:
+		reason = c.t.resvReason(j, now) // resv_jobs.go
 	}
 	if reason != states.WaitNoReason {
 		return reason, invalidDep, nil

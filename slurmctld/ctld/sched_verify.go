@@ -43,6 +43,9 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 		return nil, allocation{}, fmt.Errorf("partition %s is not one the job may start in now (%s)", chosen, strings.Join(parts, ","))
 	}
 	part := c.t.parts[cmp.Or(chosen, j.Partition)]
+	if err := c.t.resvBars(j, part, s.Nodes, now); err != nil { // resv_jobs.go
+		return nil, allocation{}, err
+	}
 	n := uint32(len(s.Nodes))
 	switch {
 	case n == 0:

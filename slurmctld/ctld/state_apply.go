@@ -28,6 +28,11 @@ type effects struct {
 	// scripts are new batch jobs' scripts and environments, by script id, stored beside
 	// their records in the same batch (job_record_script.go).
 	scripts map[uint32]*scriptRecord
+	// resvs are new or replaced reservations, resvsGone those deleted, resvSuffix the name
+	// counter's new value (0 = unchanged) (resv_record.go).
+	resvs      []*resvRecord
+	resvsGone  []string
+	resvSuffix uint32
 }
 
 // apply is the one path by which state changes: it plans ch, enqueues the batch that makes it
@@ -84,6 +89,19 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 	if e.nextJobID != 0 {
 		b.SetCounter(counterNextJob, int64(e.nextJobID))
 	}
+	for _, r := range e.resvs {
+		v, err := wire.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("encode reservation %s: %w", r.Name, err)
+		}
+		b.Put(kindResv, r.Name, v)
+	}
+	for _, name := range e.resvsGone {
+		b.Delete(kindResv, name)
+	}
+	if e.resvSuffix != 0 {
+		b.SetCounter(counterResvSuffix, int64(e.resvSuffix))
+	}
 	p, err := c.store.Enqueue(c.ctx, b)
 	if err != nil {
 		return nil, err
@@ -105,6 +123,13 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 	if e.nextJobID > c.t.nextJobID {
 		c.t.nextJobID = e.nextJobID
 	}
+	for _, name := range e.resvsGone {
+		delete(c.t.resvs, name)
+	}
+	for _, r := range e.resvs {
+		c.t.installResv(r)
+	}
+	c.t.resvSuffix = max(c.t.resvSuffix, e.resvSuffix)
 	return p, nil
 }
 
@@ -261,6 +286,9 @@ func (m multi) plan(t *tables) (*effects, error) {
 			all.scripts[id] = sc
 		}
 		all.nextJobID = max(all.nextJobID, e.nextJobID)
+		all.resvs = append(all.resvs, e.resvs...)
+		all.resvsGone = append(all.resvsGone, e.resvsGone...)
+		all.resvSuffix = max(all.resvSuffix, e.resvSuffix)
 	}
 	return all, nil
 }

@@ -62,6 +62,9 @@ func (c *Controller) recover() error {
 	if err := c.recoverParts(); err != nil { // partition_update.go
 		return err
 	}
+	if err := c.recoverResvs(); err != nil { // resv_record.go
+		return err
+	}
 	for _, n := range t.nodes {
 		n.lastContact = now
 	}
@@ -72,7 +75,7 @@ func (c *Controller) recover() error {
 // clearState removes every saved job and node state (slurmctld -c), in one batch.
 func (c *Controller) clearState() error {
 	b := new(store.Batch)
-	for _, kind := range []string{kindJob, kindScript, kindNode, kindPart} {
+	for _, kind := range []string{kindJob, kindScript, kindNode, kindPart, kindResv} {
 		err := c.store.Load(kind, func(key string, _ []byte) error {
 			b.Delete(kind, key)
 			return nil
@@ -82,6 +85,7 @@ func (c *Controller) clearState() error {
 		}
 	}
 	b.SetCounter(counterNextJob, 0)
+	b.SetCounter(counterResvSuffix, 0)
 	c.log.Info("clearing saved state (-c)", "records", b.Len()-1)
 	return c.store.Commit(c.ctx, b)
 }

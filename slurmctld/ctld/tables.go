@@ -288,6 +288,11 @@ type tables struct {
 	// wholeCores: a job's CPUs on a node are the whole cores it takes (CR_Core, CR_Socket;
 	// select_cores.go). SelectTypeParameters change only with a restart.
 	wholeCores bool
+	// resvs are the advance reservations by name (resv_record.go); resvSeq numbers the next
+	// one's creation, resvSuffix is the last N of a generated name.
+	resvs      map[string]*resvRecord
+	resvSeq    uint64
+	resvSuffix uint32
 }
 
 func newTables(cfg *conf.Config) *tables {

@@ -25,7 +25,8 @@ type Backfill struct {
 	cur *pass
 	// jobsChanged and partsChanged say what changed since cur yielded (Slurm's
 	// _yield_locks test): a job or node change ends a yielded pass unless bf_continue; a
-	// partition or configuration change (a delta's partitions, a resync) always does.
+	// partition, advance reservation or configuration change (a delta's partitions or
+	// reservations, a resync) always does.
 	jobsChanged, partsChanged bool
 	lastStarts                map[uint32]bool // the last plan's starts: them running is no change
 	// clock is the wall clock bf_max_time and bf_yield_interval are measured on.
@@ -68,13 +69,13 @@ func (b *Backfill) Update(_ context.Context, d scheduler.Delta) error {
 }
 
 // noteChanges records whether d changes what a yielded pass decided on: a job submitted,
-// ended, started by someone else or whose eligibility or priority moved, a node or the
-// partitions. A job the last plan started now running, or a new pending reason, is not a
-// change (Slurm compares its last_job_update, which its own starts do not move across a
-// yield).
+// ended, started by someone else or whose eligibility or priority moved, a node, the
+// partitions or the advance reservations. A job the last plan started now running, or a new
+// pending reason, is not a change (Slurm compares its last_job_update, which its own starts
+// do not move across a yield).
 func (b *Backfill) noteChanges(d scheduler.Delta) {
-	if d.Partitions != nil {
-		b.partsChanged = true
+	if d.Partitions != nil || d.ReservationsSet {
+		b.partsChanged = true // the pass's map of the future is wrong from the start
 	}
 	if len(d.JobsGone) > 0 || len(d.Nodes) > 0 {
 		b.jobsChanged = true
@@ -99,7 +100,7 @@ func (b *Backfill) Schedule(_ context.Context, now int64) (scheduler.Plan, error
 	pending := builtin.Queue(&b.m)
 	pool := builtin.PoolOf(&b.m)
 	if b.params.SchedInterval != -1 { // sched_interval=-1 turns Slurm's schedule() off
-		r := builtin.Main(pending, b.m.Partition, b.m.Nodes(), pool, builtin.MainDepth(b.params, &b.lastFull, now))
+		r := builtin.Main(pending, b.m.Partition, b.m.Nodes(), b.m.Reservations(), now, pool, builtin.MainDepth(b.params, &b.lastFull, now))
 		plan.Starts, plan.Reasons = r.Starts, r.Reasons
 		plan.Stats.JobsTested = uint32(r.Tested)
 		if r.DepthReached {

@@ -35,6 +35,13 @@
 // expected start times are exact job end times (as Slurm's will-run test gives them) rather
 // than rounded.
 //
+// Advance reservations are respected as the main pass respects them (builtin.Main): at each
+// time it tries, a job may use only the nodes the reservations leave a run starting then
+// (builtin.Resvs), and the times tried include every start and end of a reservation, so a
+// job kept off reserved nodes is planned from the reservation's end and a job in a
+// reservation not started yet from its start. A change of the reservations ends a yielded
+// pass. With no reservation and a job naming none, a job costs what it did before.
+//
 // It imports plugins/scheduler, plugins/sched/{builtin,selection}, compat/states and the
 // standard library only.
 package backfill

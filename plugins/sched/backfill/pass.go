@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/orbit-hpc/orbit/plugins/sched/builtin"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
 )
@@ -44,6 +45,8 @@ func (b *Backfill) newPass(now int64, queue []*scheduler.Job) *pass {
 		held: map[uint32]bool{}, perUser: map[uint32]int{},
 	}
 	ps.tl.table = newTable(now, ps.windowEnd, int64(b.params.BfResolution))
+	ps.tl.resvs = builtin.NewResvs(b.m.Reservations(), b.m.Nodes(), ps.tl.pool)
+	ps.tl.bounds = scheduler.ResvBoundaries(b.m.Reservations(), now)
 	for _, j := range queue {
 		ps.queue = append(ps.queue, j.ID)
 	}

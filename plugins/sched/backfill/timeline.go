@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/orbit-hpc/orbit/plugins/sched/builtin"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
 )
@@ -28,6 +29,10 @@ type timeline struct {
 	state   []uint8
 	touched []int  // holds whose state the current walk changed
 	table   *table // Slurm's record count for sdiag; nil: not counted
+	// resvs are the advance reservations (nil: none considered) and bounds the times after
+	// the pass's start at which one starts or ends, sorted (scheduler.ResvBoundaries).
+	resvs  *builtin.Resvs
+	bounds []int64
 }
 
 // The states of a hold during one earliest walk.
@@ -65,11 +70,21 @@ func (tl *timeline) hold(h busy, now int64) {
 // everything held, and where. The times tried are now and every end of something held
 // (rounding them to bf_resolution would push reservations later and let lower-priority
 // jobs delay the true earliest start). At a time t the pool holds what overlaps [t, t+lim).
+//
+// A job the advance reservations apply to (builtin.Resvs) also tries every time one starts
+// or ends: at t it may not use the nodes they keep from a run starting at t (the tally is
+// started again when those change), nor start before its own reservation does or once it
+// has ended. Other jobs pay nothing for them.
 func (tl *timeline) earliest(j *scheduler.Job, part *scheduler.Partition, now, windowEnd, lim int64) (int64, selection.Alloc, bool) {
 	pool, held := tl.pool, tl.held
-	tally := pool.Watch(j, part)
+	fenced := tl.resvs != nil && tl.resvs.Applies(j)
+	var tally *selection.Tally
+	var barred []bool // the nodes tally was started without
+	if !fenced {
+		tally = pool.Watch(j, part)
+	}
 	defer tl.reset()
-	next, gone := tl.nbase, 0 // the base holds are booked already
+	next, gone, bound := tl.nbase, 0, 0 // the base holds are booked already
 	t := now
 	for {
 		for ; gone < len(tl.byEnd) && held[tl.byEnd[gone]].end <= t; gone++ {
@@ -87,25 +102,57 @@ func (tl *timeline) earliest(j *scheduler.Job, part *scheduler.Partition, now, w
 				tl.touched = append(tl.touched, i)
 			}
 		}
-		if tally.MayFit() {
+		may := true
+		if fenced {
+			v := tl.resvs.At(j, part, t)
+			switch {
+			case v.Gone:
+				return 0, selection.Alloc{}, false
+			case v.NotYet:
+				may = false // its reservation's start is among the bounds
+			case tally == nil || !sameMask(v.Barred, barred):
+				pool.Unwatch()
+				barred = v.Barred
+				pool.Bar(barred)
+				tally = pool.Watch(j, part)
+			}
+		}
+		if may && tally.MayFit() {
 			if a, ok := pool.Select(j, part); ok {
 				return t, a, true
 			}
 		}
-		// The next time: the next end after t (every end up to t was just passed).
-		if gone >= len(tl.byEnd) {
+		// The next time: the next end after t (every end up to t was just passed), or for
+		// a job the reservations apply to the next reservation bound if sooner.
+		nt, found := int64(0), gone < len(tl.byEnd)
+		if found {
+			nt = held[tl.byEnd[gone]].end
+		}
+		if fenced {
+			for bound < len(tl.bounds) && tl.bounds[bound] <= t {
+				bound++
+			}
+			if bound < len(tl.bounds) && (!found || tl.bounds[bound] < nt) {
+				nt, found = tl.bounds[bound], true
+			}
+		}
+		if !found || nt > windowEnd {
 			return 0, selection.Alloc{}, false
 		}
-		t = held[tl.byEnd[gone]].end
-		if t > windowEnd {
-			return 0, selection.Alloc{}, false
-		}
+		t = nt
 	}
+}
+
+// sameMask says whether a and b are the same mask (builtin.Resvs shares one per set of
+// reservations).
+func sameMask(a, b []bool) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // reset puts the pool back to the base: holds of the base booked, reservations not.
 func (tl *timeline) reset() {
 	tl.pool.Unwatch()
+	tl.pool.Bar(nil)
 	for _, i := range tl.touched {
 		h := &tl.held[i]
 		switch {

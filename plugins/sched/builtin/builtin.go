@@ -33,7 +33,7 @@ func (b *Builtin) Update(_ context.Context, d scheduler.Delta) error { return b.
 
 // Schedule runs one main pass at now.
 func (b *Builtin) Schedule(_ context.Context, now int64) (scheduler.Plan, error) {
-	r := Main(Queue(&b.m), b.m.Partition, b.m.Nodes(), PoolOf(&b.m), b.Depth(now))
+	r := Main(Queue(&b.m), b.m.Partition, b.m.Nodes(), b.m.Reservations(), now, PoolOf(&b.m), b.Depth(now))
 	return scheduler.Plan{
 		Seq:     b.m.Seq(),
 		Starts:  r.Starts,

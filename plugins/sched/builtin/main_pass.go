@@ -31,13 +31,39 @@ type Result struct {
 // Resources, "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher
 // priority partitions", and blocks its own partition in turn. A job held to its --nodelist
 // withholds only those nodes.
-func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nodes []scheduler.Node, pool *selection.Pool, depth int) Result {
+//
+// The advance reservations resvs are respected as of now (Resvs): a job never gets a node
+// a reservation other than its own holds while it would run (RunSecs from now), and a job
+// in a reservation gets only its nodes, once it has started (before, or once it is gone,
+// the job waits with reason Reservation). A job that cannot start, and could not even were
+// every job gone, but could on the nodes reservations keep from it waits with
+// ReqNodeNotAvail ("Reserved for maintenance" when a MAINT reservation is among them, "May
+// be reserved for other job" otherwise) and blocks nothing: Slurm's schedule() "just skip[s]
+// over this job and tr[ies] running the next lower priority job". A job in a reservation
+// that cannot start for want of resources blocks the later jobs of its reservation, not its
+// partition (Slurm's failed_resv), and the partition's blocks do not apply to it.
+func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nodes []scheduler.Node,
+	resvs []scheduler.AdvanceReservation, now int64, pool *selection.Pool, depth int) Result {
 	var r Result
 	blocked := map[string]bool{}
+	var blockedResv map[string]bool // made when a job in a reservation first fails
 	capacity := selection.NewCapacity(nodes)
 	fail := func(part *scheduler.Partition) {
 		blocked[part.Name] = true
 		pool.Withhold(part.Nodes)
+	}
+	rs := NewResvs(resvs, nodes, pool)
+	var empty *selection.Pool // made on first need
+	// fitsIdle says whether j could start in part were every job gone, with the barred
+	// nodes kept from it.
+	fitsIdle := func(j *scheduler.Job, part *scheduler.Partition, barred []bool) bool {
+		if empty == nil {
+			empty = pool.Empty()
+		}
+		empty.Bar(barred)
+		_, ok := empty.Select(j, part)
+		empty.Bar(nil)
+		return ok
 	}
 	var one [1]string
 	for _, j := range pending {
@@ -57,12 +83,19 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 				continue
 			}
 			desc = ""
+			var v Verdict
+			if rs.Applies(j) {
+				v = rs.At(j, part, now)
+			}
 			switch {
 			case !capacity.FitsEver(j, part):
 				reason = states.WaitPartConfig
 				continue
-			case blocked[name]:
+			case j.Reservation != "" && blockedResv[j.Reservation], j.Reservation == "" && blocked[name]:
 				reason = states.WaitPriority
+				continue
+			case !v.Runs():
+				reason = states.WaitReservation // the controller says so too; it blocks nothing
 				continue
 			case uint32(pool.Unheld(part)) < max(j.MinNodes, 1):
 				reason, desc = states.WaitResources, states.DescNodesReserved
@@ -74,12 +107,28 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 				return r
 			}
 			r.Tested++
+			pool.Bar(v.Barred)
 			a, ok := pool.Select(j, part)
+			pool.Bar(nil)
 			if !ok {
 				reason = states.WaitResources
-				if uint32(len(j.ReqNodes)) >= j.MinNodes && len(j.ReqNodes) > 0 {
+				if v.Barred != nil && !fitsIdle(j, part, v.Barred) && fitsIdle(j, part, nil) {
+					reason, desc = states.WaitNodeNotAvail, states.DescResvOtherJob
+					if v.Maint {
+						desc = states.DescResvMaint
+					}
+				}
+				switch {
+				case uint32(len(j.ReqNodes)) >= j.MinNodes && len(j.ReqNodes) > 0:
 					pool.Withhold(j.ReqNodes) // its nodes only, not the partition
-				} else {
+				case reason == states.WaitNodeNotAvail:
+					// Kept off reserved nodes, not short of resources: the next job may go.
+				case j.Reservation != "":
+					if blockedResv == nil {
+						blockedResv = map[string]bool{}
+					}
+					blockedResv[j.Reservation] = true
+				default:
 					fail(part)
 				}
 				continue

@@ -44,6 +44,8 @@ type Pool struct {
 	// withheld marks nodes a main pass keeps from lower-priority jobs (Withhold); nil
 	// when none is.
 	withheld []bool
+	// barred marks the nodes kept from the job being placed (Bar); nil when none is.
+	barred []bool
 }
 
 // partCap is one partition's MaxCPUsPerNode and its row in Pool.partUse.
@@ -101,8 +103,10 @@ func (p *Pool) Unheld(part *scheduler.Partition) int {
 	return n
 }
 
-// held says whether node i is withheld.
-func (p *Pool) held(i int) bool { return p.withheld != nil && p.withheld[i] }
+// held says whether node i is withheld or barred.
+func (p *Pool) held(i int) bool {
+	return (p.withheld != nil && p.withheld[i]) || (p.barred != nil && p.barred[i])
+}
 
 // room is one partition's MaxCPUsPerNode against what its jobs use on each node, resolved
 // once for a loop over nodes (no map lookup per node).
@@ -157,7 +161,7 @@ func (p *Pool) GresUsed(name string) []uint64 {
 	return nil
 }
 
-// Clone is an independent copy of p (without a Watch).
+// Clone is an independent copy of p (without a Watch or a Bar).
 func (p *Pool) Clone() *Pool {
 	c := &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
 		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps, withheld: slices.Clone(p.withheld)}

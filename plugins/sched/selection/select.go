@@ -95,9 +95,10 @@ func (c *Capacity) FitsEver(j *scheduler.Job, part *scheduler.Partition) bool {
 
 // Select chooses nodes for j in part from what p has free, or returns false. Like
 // select/cons_tres: --nodelist nodes are taken first (all of them or nothing), --exclude
-// nodes never, then nodes in configuration order; tasks fill each node before the next
-// (block distribution) after every node got one; --ntasks-per-node caps a node; --exclusive
-// (and select/linear) takes whole idle nodes. A bad --constraint never fits.
+// nodes never (nor nodes withheld or barred: Withhold, Bar), then nodes in configuration
+// order; tasks fill each node before the next (block distribution) after every node got
+// one; --ntasks-per-node caps a node; --exclusive (and select/linear) takes whole idle
+// nodes. A bad --constraint never fits.
 func (p *Pool) Select(j *scheduler.Job, part *scheduler.Partition) (Alloc, bool) {
 	c, err := ParseConstraint(j.Features)
 	if err != nil {

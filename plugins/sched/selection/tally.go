@@ -18,13 +18,14 @@ type Tally struct {
 	whole bool
 	mode  Mode
 	room  room   // the watched partition's MaxCPUsPerNode and use
-	elig  []bool // by pool index: in the partition, not excluded, features match
+	elig  []bool // by pool index: in the partition, not excluded or barred, features match
 	nodes uint32 // eligible nodes with room for a task
 	tasks uint64 // tasks they could take
 }
 
 // Watch starts a Tally of j in part on p; p keeps it current through Take and Release until
-// Unwatch. A job whose --constraint does not parse gets a Tally that never fits.
+// Unwatch. Nodes barred when it starts (Bar) are left out for its life. A job whose
+// --constraint does not parse gets a Tally that never fits.
 func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 	t := &Tally{j: j, cpt: max(j.CPUsPerTask, 1), whole: j.Exclusive || p.Mode.WholeNode, mode: p.Mode,
 		room: p.roomOf(part.Name), elig: make([]bool, len(p.nodes))}
@@ -37,7 +38,7 @@ func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 		f := &p.nodes[i]
 		// Every alternative of a matching-OR list counts: the Tally over-counts rather
 		// than miss a fit.
-		if slices.Contains(j.ExcNodes, f.Node.Name) || !c.matches(f.Node.Features, "") {
+		if (p.barred != nil && p.barred[i]) || slices.Contains(j.ExcNodes, f.Node.Name) || !c.matches(f.Node.Features, "") {
 			continue
 		}
 		t.elig[i] = true

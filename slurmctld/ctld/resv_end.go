@@ -1,0 +1,91 @@
+package ctld
+
+import (
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
+
+// The end of a reservation's window (Slurm's job_resv_check): a recurring reservation
+// (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other is deleted.
+// Running jobs in it go on. A pending job that named a deleted reservation no longer names
+// it and, unless the reservation had NO_HOLD_JOBS_AFTER_END, is held (RESV_DEL_HOLD, reason
+// ReservationDeleted) until released, as in Slurm.
+
+// endResvs ends every reservation whose window has passed. The limits loop calls it each
+// second.
+func (c *Controller) endResvs() {
+	now := c.now().Unix()
+	c.mu.Lock()
+	var chs multi
+	for _, r := range c.t.resvs {
+		if r.EndTime > now {
+			continue
+		}
+		if r.recurs() {
+			n := r.clone()
+			n.StartTime, n.EndTime = nextWindow(r, now)
+			chs = append(chs, changeResv{put: n})
+			continue
+		}
+		chs = append(chs, changeResv{delete: r.Name})
+		for _, j := range c.t.liveJobs() {
+			if !j.state().IsPending() || j.descStr(descReservation) != r.Name {
+				continue
+			}
+			n := j.clone()
+			n.editDesc(func(d *wire.JobDesc) { d.Reservation = "" })
+			if !r.has(wire.ResvNoHoldJobs) {
+				n.Priority, n.AdminHold, n.PrioritySet = 0, true, false
+				n.State |= uint32(states.JobResvDelHold)
+				n.Reason = uint32(states.WaitResvDeleted)
+				n.StateDesc = "Reservation " + r.Name + " was deleted"
+			}
+			chs = append(chs, replaceJob{rec: n})
+		}
+	}
+	if len(chs) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	p, err := c.apply(chs)
+	c.mu.Unlock()
+	if err == nil {
+		err = p.Wait(c.ctx)
+	}
+	if err != nil {
+		c.log.Error("cannot end reservations", "err", err)
+		return
+	}
+	c.wake()
+}
+
+// nextWindow is a recurring reservation's first window after now that keeps its length.
+func nextWindow(r *resvRecord, now int64) (start, end int64) {
+	length := r.EndTime - r.StartTime
+	start = r.StartTime
+	for start+length <= now {
+		t := time.Unix(start, 0)
+		switch {
+		case r.has(wire.ResvHourly):
+			t = t.Add(time.Hour)
+		case r.has(wire.ResvWeekly):
+			t = t.AddDate(0, 0, 7)
+		case r.has(wire.ResvWeekday):
+			t = t.AddDate(0, 0, 1)
+			for t.Weekday() == time.Saturday || t.Weekday() == time.Sunday {
+				t = t.AddDate(0, 0, 1)
+			}
+		case r.has(wire.ResvWeekend):
+			t = t.AddDate(0, 0, 1)
+			for t.Weekday() != time.Saturday && t.Weekday() != time.Sunday {
+				t = t.AddDate(0, 0, 1)
+			}
+		default: // DAILY
+			t = t.AddDate(0, 0, 1)
+		}
+		start = t.Unix()
+	}
+	return start, start + length
+}

@@ -1,0 +1,241 @@
+package ctld_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmctld/ctld"
+)
+
+// nobodyUID is a user every Debian system has, never root nor an operator.
+const nobodyUID = 65534
+
+// resvDesc is a create or update request with nothing set.
+func resvDesc(name string) *wire.ResvDesc {
+	return &wire.ResvDesc{Name: name, Duration: wire.NoVal, Flags: wire.NoVal64, MaxStartDelay: wire.NoVal, Watts: wire.NoVal}
+}
+
+func (f *fixture) createResv(d *wire.ResvDesc) (string, error) {
+	rep := new(wire.CreateResvReply)
+	err := f.call(0, wire.MsgCreateResv, d, rep)
+	return rep.Name, err
+}
+
+func (f *fixture) resvs() []wire.ResvInfo {
+	f.t.Helper()
+	rep := new(wire.ResvInfoReply)
+	if err := f.call(0, wire.MsgResvInfo, &wire.ResvInfoRequest{}, rep); err != nil {
+		f.t.Fatalf("reservation info: %v", err)
+	}
+	return rep.Reservations
+}
+
+// Creation checks the request in Slurm's order and answers with Slurm's errnos; the name of a
+// reservation created without one is its first user's with the next suffix, which a request
+// failing after it was taken still uses up (Slurm's top_suffix).
+func TestResv_CreateChecks(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 4})
+	f.startNodes("n1", "n2", "n3", "n4") // NodeCnt picks only nodes that are up
+	now := time.Now().Unix()
+	d := resvDesc("")
+	d.StartTime, d.Duration, d.NodeList, d.Users = now, 60, "n[1-2]", "root"
+	if name, err := f.createResv(d); err != nil || name != "root_1" {
+		t.Fatalf("create: %q %v, want root_1", name, err)
+	}
+	for _, k := range []struct {
+		what  string
+		edit  func(d *wire.ResvDesc)
+		errno int32
+	}{
+		{"overlap", func(d *wire.ResvDesc) {}, 2058},
+		{"duplicate name", func(d *wire.ResvDesc) { d.Name, d.NodeList = "root_1", "n3" }, 2082},
+		{"no users or accounts", func(d *wire.ResvDesc) { d.Users, d.NodeList = "", "n3" }, 2080},
+		{"unknown user", func(d *wire.ResvDesc) { d.Users, d.NodeList = "no-such-user-here", "n3" }, 2010},
+		{"unknown node", func(d *wire.ResvDesc) { d.NodeList = "n9" }, 2018},
+		{"unknown partition", func(d *wire.ResvDesc) { d.NodeList, d.Partition = "n3", "nope" }, 2000},
+		{"start long past", func(d *wire.ResvDesc) { d.NodeList, d.StartTime = "n3", now-3600 }, 2054},
+		{"operator only", nil, 2002},
+		{"unsupported flag", func(d *wire.ResvDesc) { d.NodeList, d.Flags = "n3", wire.ResvMagnetic }, 2036},
+	} {
+		d := resvDesc("")
+		d.StartTime, d.Duration, d.NodeList, d.Users = now, 60, "n[1-2]", "root"
+		var err error
+		if k.edit == nil {
+			err = f.call(nobodyUID, wire.MsgCreateResv, d, new(wire.CreateResvReply))
+		} else {
+			k.edit(d)
+			_, err = f.createResv(d)
+		}
+		if errnoOf(err) != k.errno {
+			t.Errorf("%s: %v, want errno %d", k.what, err, k.errno)
+		}
+	}
+	// The duplicate name took suffix 2; NodeCnt picks the first free nodes of the default
+	// partition, and names it.
+	d = resvDesc("")
+	d.StartTime, d.Duration, d.NodeCnt, d.Users = now, 10, 1, "root"
+	if name, err := f.createResv(d); err != nil || name != "root_3" {
+		t.Fatalf("create NodeCnt=1: %q %v, want root_3", name, err)
+	}
+	// More than are left: as many as are (Slurm's "Reducing requested node count").
+	d = resvDesc("")
+	d.StartTime, d.Duration, d.NodeCnt, d.Users = now, 10, 5, "root"
+	if name, err := f.createResv(d); err != nil || name != "root_4" {
+		t.Fatalf("create NodeCnt=5: %q %v, want root_4", name, err)
+	}
+	d = resvDesc("")
+	d.StartTime, d.Duration, d.NodeCnt, d.Users = now, 10, 1, "root"
+	if _, err := f.createResv(d); errnoOf(err) != 2016 {
+		t.Errorf("NodeCnt=1 with every node reserved: %v, want errno 2016", err)
+	}
+	d = resvDesc("maint")
+	d.StartTime, d.Duration, d.NodeList, d.Users, d.Flags = now+3600, 10, "ALL", "root", wire.ResvMaint
+	if _, err := f.createResv(d); err != nil {
+		t.Fatalf("create MAINT on ALL over the others: %v", err)
+	}
+	got := f.resvs()
+	if len(got) != 4 {
+		t.Fatalf("reservations: %+v", got)
+	}
+	r1, r3, r4, m := got[0], got[1], got[2], got[3]
+	if r4.Nodes != "n4" || r4.NodeCnt != 1 {
+		t.Errorf("root_4: %+v", r4)
+	}
+	if r1.Name != "root_1" || r1.Nodes != "n[1-2]" || r1.NodeCnt != 2 || r1.CoreCnt != 8 || r1.TRES != "cpu=8" ||
+		r1.Flags != wire.ResvSpecNodes || r1.Users != "root" || r1.EndTime-r1.StartTime != 3600 {
+		t.Errorf("root_1: %+v", r1)
+	}
+	if r3.Name != "root_3" || r3.Nodes != "n3" || r3.Partition != "debug" || r3.Flags != 0 {
+		t.Errorf("root_3: %+v", r3)
+	}
+	if m.Nodes != "n[1-4]" || m.Flags != wire.ResvMaint|wire.ResvSpecNodes|wire.ResvAllNodes {
+		t.Errorf("maint: %+v", m)
+	}
+	// Only an active reservation marks its nodes.
+	ns := f.nodeStates()
+	if ns["n1"]&states.NodeReserved == 0 || ns["n3"]&states.NodeReserved == 0 || ns["n4"]&states.NodeReserved == 0 ||
+		ns["n1"]&states.NodeMaint != 0 {
+		t.Errorf("node states: %v", ns)
+	}
+}
+
+// A job may name only a reservation that exists and admits it; it runs on the reservation's
+// nodes, and other jobs never do while it is active; a reservation a job names cannot be
+// deleted.
+func TestResv_JobsInAndOut(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 4, CPUs: 2})
+	f.startNodes("n1", "n2", "n3", "n4")
+	d := resvDesc("r1")
+	d.StartTime, d.Duration, d.NodeList, d.Users = time.Now().Unix(), 60, "n[2-3]", "root"
+	if _, err := f.createResv(d); err != nil {
+		t.Fatal(err)
+	}
+	j := script("sleep 1000")
+	j.Reservation = "nope"
+	if _, err := f.submit(0, j); errnoOf(err) != 2053 {
+		t.Errorf("unknown reservation: %v, want 2053", err)
+	}
+	j.Reservation = "r1"
+	if _, err := f.submit(nobodyUID, j); errnoOf(err) != 2052 {
+		t.Errorf("a user the reservation does not admit: %v, want 2052", err)
+	}
+	j.MinNodes = 2
+	in := f.mustSubmit(j)
+	if got := f.waitState(in, states.JobRunning); got.NodeList != "n[2-3]" || got.Reservation != "r1" {
+		t.Errorf("job in r1 runs on %s (reservation %q), want n[2-3]", got.NodeList, got.Reservation)
+	}
+	out := script("sleep 1000")
+	out.MinNodes, out.NumTasks = 2, 4 // both CPUs of two nodes
+	o := f.mustSubmit(out)
+	if got := f.waitState(o, states.JobRunning); got.NodeList != "n[1,4]" {
+		t.Errorf("job outside runs on %s, want n[1,4]", got.NodeList)
+	}
+	if err := f.call(0, wire.MsgDeleteResv, &wire.DeleteResvRequest{Name: "r1"}, nil); errnoOf(err) != 2055 {
+		t.Errorf("delete of a reservation in use: %v, want 2055", err)
+	}
+	f.kill(0, in, 9)
+	f.waitFor("job in r1 gone", func() bool { return !states.JobState(f.job(in).State).IsRunning() })
+	// n2 and n3 are free but reserved: a job outside waits.
+	late := f.mustSubmit(script("sleep 1000"))
+	time.Sleep(300 * time.Millisecond)
+	if got := f.job(late); !states.JobState(got.State).IsPending() {
+		t.Errorf("job outside the reservation started on %s", got.NodeList)
+	}
+	if err := f.call(0, wire.MsgDeleteResv, &wire.DeleteResvRequest{Name: "r1"}, nil); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if got := f.waitState(late, states.JobRunning); got.NodeList != "n2" {
+		t.Errorf("after the delete the job runs on %s, want n2", got.NodeList)
+	}
+	if err := f.call(0, wire.MsgDeleteResv, &wire.DeleteResvRequest{Name: "r1"}, nil); errnoOf(err) != 2053 {
+		t.Errorf("second delete: %v, want 2053", err)
+	}
+}
+
+// A job in a reservation that has not started waits with reason Reservation and starts when
+// it opens; a job without a time limit is kept off the nodes of a reservation that starts
+// later, one that ends before it is not. At its end a reservation goes, and a job still
+// waiting in it is held (RESV_DEL_HOLD, ReservationDeleted) until released.
+func TestResv_WindowOpensAndEnds(t *testing.T) {
+	clk := &fakeClock{}
+	f := newFixture(t, ctld.TestConfig{Nodes: 2, CPUs: 1, Now: clk.now})
+	f.startNodes("n1", "n2")
+	now := clk.now().Unix()
+	d := resvDesc("later")
+	d.StartTime, d.Duration, d.NodeList, d.Users = now+3600, 30, "n1", "root"
+	if _, err := f.createResv(d); err != nil {
+		t.Fatal(err)
+	}
+	d = resvDesc("other")
+	d.StartTime, d.Duration, d.NodeList, d.Users = now+3600, 10, "n2", "root"
+	if _, err := f.createResv(d); err != nil {
+		t.Fatal(err)
+	}
+	in := script("sleep 1000")
+	in.Reservation, in.TimeLimit = "later", 5
+	inID := f.mustSubmit(in)
+	f.waitReason(inID, states.WaitReservation)
+	forever := f.mustSubmit(script("sleep 1000")) // no time limit: both nodes are reserved within a year
+	short := script("sleep 1000")
+	short.TimeLimit = 30
+	shortID := f.mustSubmit(short)
+	if got := f.waitState(shortID, states.JobRunning); got.NodeList != "n1" {
+		t.Errorf("short job runs on %s, want n1", got.NodeList)
+	}
+	if got := f.job(forever); !states.JobState(got.State).IsPending() {
+		t.Errorf("job without a limit started on %s, inside a later reservation's window", got.NodeList)
+	}
+	waiting := script("sleep 1000")
+	waiting.Reservation = "other"
+	waitingID := f.mustSubmit(waiting)
+	f.kill(0, shortID, 9)
+	clk.advance(3601 * time.Second)
+	if got := f.waitState(inID, states.JobRunning); got.NodeList != "n1" {
+		t.Errorf("job in the opened reservation runs on %s", got.NodeList)
+	}
+	if got := f.job(waitingID); !states.JobState(got.State).IsRunning() {
+		f.waitState(waitingID, states.JobRunning)
+	}
+	f.kill(0, waitingID, 9)
+	w2 := script("sleep 1000")
+	w2.Reservation = "other"
+	w2.MinNodes = 2 // never fits in "other": still waiting at its end
+	w2ID := f.mustSubmit(w2)
+	clk.advance(601 * time.Second)
+	f.waitFor("reservation other gone", func() bool {
+		return !slices.ContainsFunc(f.resvs(), func(r wire.ResvInfo) bool { return r.Name == "other" })
+	})
+	j := f.waitReason(w2ID, states.WaitResvDeleted)
+	if !states.JobState(j.State).Has(states.JobResvDelHold) || j.StateDesc != "Reservation other was deleted" || j.Reservation != "" || j.Priority != 0 {
+		t.Errorf("job of the ended reservation: state %s desc %q reservation %q priority %d", states.JobState(j.State), j.StateDesc, j.Reservation, j.Priority)
+	}
+	if rep := f.update(0, w2ID, wire.NoVal, wire.JobActionRelease); rep.Errno != 0 {
+		t.Fatalf("release: %+v", rep)
+	}
+	if j := f.job(w2ID); states.JobState(j.State).Has(states.JobResvDelHold) || j.Priority == 0 {
+		t.Errorf("released job: state %s priority %d", states.JobState(j.State), j.Priority)
+	}
+}
