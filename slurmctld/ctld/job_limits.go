@@ -24,7 +24,7 @@ func (c *Controller) limitsLoop() {
 		c.sendWarnSignals() // job_warn_signal.go: --signal without B:
 		c.enforceTimeLimits()
 		c.purgeOldJobs()
-		c.endResvs() // resv_end.go
+		c.tickResvs() // resv_end.go
 		c.checkNodeHealth()
 	}
 }

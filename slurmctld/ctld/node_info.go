@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -28,6 +29,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 		}
 	}
 	resvFlags := c.t.nodeResvFlags(c.now().Unix()) // resv_record.go: RESERVED, MAINT
+	planned := c.plannedNodes()
 	for _, name := range c.t.nodeOrder {
 		if len(want) > 0 && !want[name] {
 			continue
@@ -47,7 +49,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			OS:             n.rec.OS,
 			Hostname:       cf.Hostname,
 			Addr:           c.nodeAddr(n),
-			State:          uint32(n.displayState() | resvFlags[name]),
+			State:          uint32(plannedState(n.displayState(), planned[name]) | resvFlags[name]),
 			CPUs:           n.cpus(),
 			AllocCPUs:      n.allocCPUs,
 			Boards:         uint32(cf.Boards),
@@ -99,4 +101,28 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 		c.partInfoExtra(p, &rep.Partitions[len(rep.Partitions)-1]) // node_info_show.go
 	}
 	return rep, nil
+}
+
+// plannedNodes are the nodes the last backfill plan holds for pending jobs (their expected
+// starts' nodes). Called with c.mu held.
+func (c *Controller) plannedNodes() map[string]bool {
+	var out map[string]bool
+	for _, r := range c.plug.resv {
+		for _, n := range r.Nodes {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// plannedState is s with PLANNED when the node is planned for a pending job and not wholly
+// allocated, as Slurm's backfill marks such nodes (sinfo's "plnd", "mix-").
+func plannedState(s states.NodeState, planned bool) states.NodeState {
+	if planned && s.Base() != states.NodeAllocated {
+		s |= states.NodePlanned
+	}
+	return s
 }

@@ -37,8 +37,8 @@ const (
 		wire.ResvNoHoldJobs | wire.ResvMagnetic
 	// resvFlagsUnsupported are the flags whose behaviour Orbit does not have: a reservation
 	// asking for one is refused by name rather than made without it.
-	resvFlagsUnsupported = wire.ResvFlex | wire.ResvStatic | wire.ResvAnyNodes | wire.ResvFirstCores |
-		wire.ResvTimeFloat | wire.ResvReplace | wire.ResvReplaceDown | wire.ResvMagnetic
+	resvFlagsUnsupported = wire.ResvFlex | wire.ResvAnyNodes | wire.ResvFirstCores |
+		wire.ResvTimeFloat | wire.ResvReplace | wire.ResvMagnetic
 )
 
 func init() {
@@ -80,9 +80,9 @@ func resvUnsupported(d *wire.ResvDesc) error {
 
 // resvFlagNames names flag bits for a message.
 func resvFlagNames(f uint64) string {
-	names := map[uint64]string{wire.ResvFlex: "FLEX", wire.ResvStatic: "STATIC_ALLOC", wire.ResvAnyNodes: "ANY_NODES",
+	names := map[uint64]string{wire.ResvFlex: "FLEX", wire.ResvAnyNodes: "ANY_NODES",
 		wire.ResvFirstCores: "FIRST_CORES", wire.ResvTimeFloat: "TIME_FLOAT", wire.ResvReplace: "REPLACE",
-		wire.ResvReplaceDown: "REPLACE_DOWN", wire.ResvMagnetic: "MAGNETIC"}
+		wire.ResvMagnetic: "MAGNETIC"}
 	var out []string
 	for bit := uint64(1); bit != 0; bit <<= 1 {
 		if f&bit != 0 && names[bit] != "" {
@@ -165,6 +165,9 @@ func (t *tables) newResv(d *wire.ResvDesc, now int64) (r *resvRecord, suffix uin
 		end = start + int64(d.Duration)*60
 	default:
 		end = int64(wire.Infinite)
+	}
+	if flags&wire.ResvReplaceDown != 0 && d.NodeList != "" {
+		return nil, 0, errnoInvalidNodeName // REPLACE_DOWN goes with NodeCnt=
 	}
 	var part *partEntry
 	if d.Partition != "" {

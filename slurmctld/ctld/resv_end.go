@@ -3,24 +3,31 @@ package ctld
 import (
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// The end of a reservation's window (Slurm's job_resv_check): a recurring reservation
+// What happens to reservations with time (Slurm's job_resv_check). A reservation whose nodes
+// were chosen for it (NodeCnt=), unless STATIC_ALLOC, trades a node that went DOWN or DRAIN
+// for a usable one (Slurm's _validate_node_choice). At the end of its window a recurring reservation
 // (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other is deleted.
 // Running jobs in it go on. A pending job that named a deleted reservation no longer names
 // it and, unless the reservation had NO_HOLD_JOBS_AFTER_END, is held (RESV_DEL_HOLD, reason
 // ReservationDeleted) until released, as in Slurm.
 
-// endResvs ends every reservation whose window has passed. The limits loop calls it each
-// second.
-func (c *Controller) endResvs() {
+// tickResvs replaces the unusable nodes of reservations and ends every reservation whose
+// window has passed. The limits loop calls it each second.
+func (c *Controller) tickResvs() {
 	now := c.now().Unix()
 	c.mu.Lock()
 	var chs multi
 	for _, r := range c.t.resvs {
 		if r.EndTime > now {
+			if n := c.t.replacedNodes(r, now); n != nil {
+				c.log.Info("reservation's unusable nodes replaced", "reservation", r.Name, "nodes", hostlist.Compress(n.Nodes))
+				chs = append(chs, changeResv{put: n})
+			}
 			continue
 		}
 		if r.recurs() {
@@ -55,7 +62,7 @@ func (c *Controller) endResvs() {
 		err = p.Wait(c.ctx)
 	}
 	if err != nil {
-		c.log.Error("cannot end reservations", "err", err)
+		c.log.Error("cannot change reservations", "err", err)
 		return
 	}
 	c.wake()
@@ -88,4 +95,34 @@ func nextWindow(r *resvRecord, now int64) (start, end int64) {
 		start = t.Unix()
 	}
 	return start, start + length
+}
+
+// replacedNodes is r with its nodes that are DOWN, DRAINED or not responding traded for
+// usable ones of its partition, chosen as for NodeCnt= (fewer when fewer are free: those
+// unusable are dropped all the same, as in Slurm); nil when r keeps its nodes: they are all
+// usable, none can be had, or r's nodes were named (SPEC_NODES) or are STATIC_ALLOC.
+func (t *tables) replacedNodes(r *resvRecord, now int64) *resvRecord {
+	if len(r.Nodes) == 0 || r.has(wire.ResvSpecNodes|wire.ResvStatic) {
+		return nil
+	}
+	var keep []string
+	for _, n := range r.Nodes {
+		if e := t.nodes[n]; e != nil && e.usable() {
+			keep = append(keep, n)
+		}
+	}
+	if len(keep) == len(r.Nodes) {
+		return nil
+	}
+	part := t.parts[r.Partition]
+	if part == nil {
+		return nil
+	}
+	picked, ok := t.pickResvNodes(r, part, len(r.Nodes)-len(keep), now)
+	if !ok {
+		return nil
+	}
+	n := r.clone()
+	n.Nodes = t.inNodeOrder(append(keep, picked...))
+	return n
 }

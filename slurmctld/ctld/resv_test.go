@@ -239,3 +239,50 @@ func TestResv_WindowOpensAndEnds(t *testing.T) {
 		t.Errorf("released job: state %s priority %d", states.JobState(j.State), j.Priority)
 	}
 }
+
+// A reservation whose nodes were chosen for it (NodeCnt=) trades a node that goes DOWN for
+// a usable one, as Slurm's test_flags.py expects without flags and with REPLACE_DOWN; one of
+// named nodes or STATIC_ALLOC keeps its nodes.
+func TestResv_DownNodesReplaced(t *testing.T) {
+	for _, k := range []struct {
+		name     string
+		flags    uint64
+		nodes    string
+		replaced bool
+	}{
+		{"no flags", wire.NoVal64, "", true},
+		{"REPLACE_DOWN", wire.ResvReplaceDown, "", true},
+		{"STATIC_ALLOC", wire.ResvStatic, "", false},
+		{"named nodes", wire.NoVal64, "n1", false},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			f := newFixture(t, ctld.TestConfig{Nodes: 3})
+			f.startNodes("n1", "n2", "n3")
+			d := resvDesc("r")
+			d.StartTime, d.Duration, d.Users, d.Flags, d.NodeList = time.Now().Unix(), 60, "root", k.flags, k.nodes
+			if k.nodes == "" {
+				d.NodeCnt = 1
+			}
+			if _, err := f.createResv(d); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.resvs()[0].Nodes; got != "n1" {
+				t.Fatalf("reservation on %s, want n1", got)
+			}
+			if err := f.call(0, wire.MsgUpdateNode, &wire.UpdateNodeRequest{NodeNames: "n1", State: "DOWN", Reason: "testing"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if k.replaced {
+				f.waitFor("n1 replaced", func() bool { return f.resvs()[0].Nodes == "n2" })
+				if ns := f.nodeStates(); ns["n2"]&states.NodeReserved == 0 || ns["n1"]&states.NodeReserved != 0 {
+					t.Errorf("node states after the replacement: %v", ns)
+				}
+				return
+			}
+			time.Sleep(1500 * time.Millisecond) // the reservations are looked at each second
+			if got := f.resvs()[0].Nodes; got != "n1" {
+				t.Errorf("reservation moved to %s", got)
+			}
+		})
+	}
+}

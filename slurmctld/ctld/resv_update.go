@@ -68,7 +68,7 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, now int64) (*res
 			{wire.ResvWeekly, wire.ResvNoWeekly}, {wire.ResvIgnoreJobs, wire.ResvNoIgnoreJobs},
 			{wire.ResvPartNodes, wire.ResvNoPartNodes}, {wire.ResvWeekday, wire.ResvNoWeekday},
 			{wire.ResvWeekend, wire.ResvNoWeekend}, {wire.ResvHourly, wire.ResvNoHourly},
-			{wire.ResvPurgeComp, wire.ResvNoPurgeComp},
+			{wire.ResvPurgeComp, wire.ResvNoPurgeComp}, {wire.ResvStatic, wire.ResvNoStatic},
 		} {
 			if d.Flags&p[0] != 0 {
 				r.Flags |= p[0]
@@ -78,6 +78,12 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, now int64) (*res
 			}
 		}
 		r.Flags |= d.Flags & (wire.ResvOverlap | wire.ResvNoHoldJobs)
+		if d.Flags&wire.ResvReplaceDown != 0 {
+			if r.has(wire.ResvSpecNodes) {
+				return nil, errnoNotSupported // only a NodeCnt reservation replaces nodes
+			}
+			r.Flags |= wire.ResvReplaceDown
+		}
 		if d.Flags&wire.ResvPurgeComp != 0 && d.PurgeCompTime != 0 && d.PurgeCompTime != wire.NoVal {
 			r.PurgeCompTime = d.PurgeCompTime
 		}

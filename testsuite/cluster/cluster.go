@@ -179,7 +179,8 @@ func (c *Cluster) conf(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctldPort, slurmdPort := freePort(t), freePort(t)
+	ports := freePorts(t, 2)
+	ctldPort, slurmdPort := ports[0], ports[1]
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Written by testsuite/cluster for %s\n", t.Name())
 	fmt.Fprintf(&b, "ClusterName=%s\n", c.Opts.ClusterName)
@@ -222,13 +223,20 @@ func (c *Cluster) conf(t testing.TB) string {
 	return b.String()
 }
 
-func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// freePorts are n distinct loopback ports the OS says are free now. The listeners are held
+// until all are chosen: one closed before the next is asked for may be handed out again
+// (the controller and slurmd then collide on one port).
+func freePorts(t testing.TB, n int) []int {
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
 
 // env is the environment of every process the cluster starts.

@@ -54,13 +54,19 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 `, ctldPort, nodePort, filepath.Join(dir, "state"), filepath.Join(dir, "spool", "%n"), nodePort)
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// freePorts are n distinct loopback ports free now: the listeners are held until all are
+// chosen, so the same port is never handed out twice.
+func freePorts(t *testing.T, n int) []int {
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
 
 // startRefCluster starts the daemons and waits until n1 is IDLE.
@@ -73,8 +79,8 @@ func startRefCluster(t *testing.T) *refCluster {
 		}
 	}
 	rc.conf = filepath.Join(rc.dir, "slurm.conf")
-	nodePort := freePort(t)
-	if err := os.WriteFile(rc.conf, []byte(refConf(rc.dir, freePort(t), nodePort)), 0o644); err != nil {
+	ports := freePorts(t, 2)
+	if err := os.WriteFile(rc.conf, []byte(refConf(rc.dir, ports[0], ports[1])), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := auth.GenerateKey(auth.KeyPath(rc.conf)); err != nil {
@@ -83,7 +89,7 @@ func startRefCluster(t *testing.T) *refCluster {
 	stepd := testbin.Path(t, "slurmd/slurmstepd")
 	t.Cleanup(func() { rc.killStrays() })
 	ctld.StartTest(t, rc.conf)
-	node.StartTest(t, rc.conf, node.Options{NodeNames: "n1", StepdPath: stepd, Listen: "127.0.0.1:" + strconv.Itoa(nodePort)})
+	node.StartTest(t, rc.conf, node.Options{NodeNames: "n1", StepdPath: stepd, Listen: "127.0.0.1:" + strconv.Itoa(ports[1])})
 	var err error
 	if rc.client, err = cmdclient.Load("test", rc.conf); err != nil {
 		t.Fatal(err)

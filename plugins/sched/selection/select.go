@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -148,6 +149,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	}
 	// The partition's nodes are scanned by pool index (this runs once per job and
 	// candidate time in a backfill pass), each node once.
+	nreq, reqTotal := len(chosen), total
 	for _, i := range p.partIndex(part) {
 		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
 			break
@@ -163,6 +165,21 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 		chosen = append(chosen, cand{name, n})
 		total += n
+	}
+	// Slurm's select plugin aims at the node count the job asks for: its -N maximum, else
+	// its minimum (one node for a plain -n job). When the first nodes in order have too
+	// little room for that, the roomiest nodes that make it are taken instead (first in
+	// order among equals): recorded on Slurm 22.05, beside a -N2 -n64 job placed 63+1 on n1
+	// and n2, a -n64 job ran on n3 alone and a -N2 -n128 one on n3 and n4, while a -n65 job,
+	// which no single node could hold, went on n1, n2 and n3 in order.
+	want := j.MaxNodes
+	if want == 0 {
+		want = max(j.MinNodes, 1)
+	}
+	if uint32(len(chosen)) > want && uint32(nreq) < want {
+		if roomy, ok := p.roomiest(j, part, c, alt, chosen[:nreq], reqTotal, want, cpt, whole, rm); ok {
+			chosen = roomy
+		}
 	}
 	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
 		return Alloc{}, false
@@ -218,4 +235,39 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 	}
 	return a, true
+}
+
+// roomiest is req followed by the fewest of the partition's other nodes, roomiest first,
+// that give j its tasks and node count within want nodes, in node order; false when want
+// nodes cannot.
+func (p *Pool) roomiest(j *scheduler.Job, part *scheduler.Partition, c Constraint, alt string, req []cand, reqTotal, want, cpt uint32, whole bool, rm room) ([]cand, bool) {
+	seen := make(map[string]bool, len(req))
+	for _, cd := range req {
+		seen[cd.name] = true
+	}
+	var others []cand
+	for _, i := range p.partIndex(part) {
+		f := &p.nodes[i]
+		name := f.Node.Name
+		if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
+			continue
+		}
+		if n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i)); ok {
+			others = append(others, cand{name, n})
+		}
+	}
+	slices.SortStableFunc(others, func(a, b cand) int { return cmp.Compare(b.cap, a.cap) })
+	chosen, total := slices.Clone(req), reqTotal
+	for _, cd := range others {
+		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks || uint32(len(chosen)) >= want {
+			break
+		}
+		chosen = append(chosen, cd)
+		total += cd.cap
+	}
+	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
+		return nil, false
+	}
+	slices.SortStableFunc(chosen[len(req):], func(a, b cand) int { return cmp.Compare(p.index[a.name], p.index[b.name]) })
+	return chosen, true
 }

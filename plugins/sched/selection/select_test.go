@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -70,5 +71,35 @@ func TestSelect_MaxCPUsPerNode(t *testing.T) {
 	}
 	if _, ok := idle.Select(excl, other); !ok {
 		t.Error("an exclusive job of an unlimited partition cannot have idle n1")
+	}
+}
+
+// TestSelect_NodeCountLimit: Slurm aims at a job's -N maximum, else its minimum: when the
+// first nodes in order have too little room for that (beside a -N2 -n64 job placed 63+1 on
+// n1 and n2), the roomiest nodes are taken instead, first in order among equals; when no
+// such set exists the nodes fill in order. Every case is what the reference did (Slurm
+// 22.05, the same jobs, 64-CPU nodes).
+func TestSelect_NodeCountLimit(t *testing.T) {
+	nodes := []scheduler.Node{gresNode("n1", 64), gresNode("n2", 64), gresNode("n3", 64), gresNode("n4", 64)}
+	p := NewPool(Mode{CPUs: true}, nodes)
+	p.TakeJob(&scheduler.Job{ID: 1, Partition: "p", Nodes: []string{"n1", "n2"}, CPUs: []uint32{63, 1}})
+	for _, k := range []struct {
+		min, max, tasks uint32
+		want            []string
+		cpus            []uint32
+	}{
+		{1, 1, 64, []string{"n3"}, []uint32{64}},
+		{1, 0, 64, []string{"n3"}, []uint32{64}},
+		{2, 2, 128, []string{"n3", "n4"}, []uint32{64, 64}},
+		{1, 2, 64, []string{"n1", "n2"}, []uint32{1, 63}},
+		{1, 0, 65, []string{"n1", "n2", "n3"}, []uint32{1, 63, 1}},
+		{1, 3, 100, []string{"n1", "n2", "n3"}, []uint32{1, 63, 36}},
+		{1, 1, 65, nil, nil},
+	} {
+		j := &scheduler.Job{ID: 2, Partition: "p", MinNodes: k.min, MaxNodes: k.max, NumTasks: k.tasks, CPUsPerTask: 1}
+		a, ok := p.Select(j, part(nodes))
+		if ok != (k.want != nil) || ok && (!slices.Equal(a.Nodes, k.want) || !slices.Equal(a.CPUs, k.cpus)) {
+			t.Errorf("-N%d-%d -n%d: %v %v (ok %v), want %v %v", k.min, k.max, k.tasks, a.Nodes, a.CPUs, ok, k.want, k.cpus)
+		}
 	}
 }
