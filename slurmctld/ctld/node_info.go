@@ -49,7 +49,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			OS:             n.rec.OS,
 			Hostname:       cf.Hostname,
 			Addr:           c.nodeAddr(n),
-			State:          uint32(plannedState(n.displayState(), planned[name]) | resvFlags[name]),
+			State:          uint32(plannedState(n, planned[name]) | resvFlags[name]),
 			CPUs:           n.cpus(),
 			AllocCPUs:      n.allocCPUs,
 			Boards:         uint32(cf.Boards),
@@ -118,10 +118,12 @@ func (c *Controller) plannedNodes() map[string]bool {
 	return out
 }
 
-// plannedState is s with PLANNED when the node is planned for a pending job and not wholly
-// allocated, as Slurm's backfill marks such nodes (sinfo's "plnd", "mix-").
-func plannedState(s states.NodeState, planned bool) states.NodeState {
-	if planned && s.Base() != states.NodeAllocated {
+// plannedState is n's displayed state with PLANNED when it is planned for a pending job and
+// runs none, as Slurm's backfill marks such nodes (sinfo's "plnd"): a node running a job is
+// allocated to Slurm, mixed or not, and is not marked.
+func plannedState(n *nodeEntry, planned bool) states.NodeState {
+	s := n.displayState()
+	if planned && n.jobs == 0 {
 		s |= states.NodePlanned
 	}
 	return s
