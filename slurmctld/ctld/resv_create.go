@@ -25,6 +25,7 @@ const (
 	errnoResvOverlap       = 2058 // ESLURM_RESERVATION_OVERLAP
 	errnoResvEmpty         = 2080 // ESLURM_RESERVATION_EMPTY
 	errnoResvNameDup       = 2082 // ESLURM_RESERVATION_NAME_DUP
+	errnoResvStarted       = 2104 // ESLURM_RSV_ALREADY_STARTED
 	errnoResvNoSkip        = 2128 // ESLURM_RESERVATION_NO_SKIP
 	errnoResvUserGroup     = 2129 // ESLURM_RESERVATION_USER_GROUP
 	errnoInvalidAccount    = 2045 // ESLURM_INVALID_ACCOUNT
@@ -49,6 +50,7 @@ func init() {
 	errnoTexts[errnoResvOverlap] = "Requested reservation overlaps with another reservation"
 	errnoTexts[errnoResvEmpty] = "Reservation request lacks users, groups or accounts"
 	errnoTexts[errnoResvNameDup] = "Duplicate reservation name"
+	errnoTexts[errnoResvStarted] = "Reservation already started"
 	errnoTexts[errnoResvNoSkip] = "Reservation given is not skipable, try deleting instead"
 	errnoTexts[errnoResvUserGroup] = "Reservations can't have users and groups specified, only one or the other"
 	errnoTexts[errnoInvalidAccount] = "Invalid account or account/partition combination specified"
@@ -186,7 +188,7 @@ func (t *tables) newResv(d *wire.ResvDesc, now int64) (r *resvRecord, suffix uin
 	case d.Accounts == "" && d.Users == "" && d.Groups == "":
 		return nil, 0, errnoResvEmpty
 	}
-	r = &resvRecord{StartTime: start, EndTime: end, Partition: d.Partition, MaxStartDelay: d.MaxStartDelay, PurgeCompTime: 300}
+	r = &resvRecord{StartTime: start, EndTime: end, Duration: d.Duration, Partition: d.Partition, MaxStartDelay: d.MaxStartDelay, PurgeCompTime: 300}
 	if d.MaxStartDelay == wire.NoVal {
 		r.MaxStartDelay = 0
 	}

@@ -28,10 +28,14 @@ const (
 
 // resvRecord is one reservation as stored. Installed records are immutable, like jobs.
 type resvRecord struct {
-	Name      string   `codec:"name"`
-	Seq       uint64   `codec:"seq"` // creation order: scontrol and sinfo list in it
-	StartTime int64    `codec:"start_time"`
-	EndTime   int64    `codec:"end_time"`
+	Name      string `codec:"name"`
+	Seq       uint64 `codec:"seq"` // creation order: scontrol and sinfo list in it
+	StartTime int64  `codec:"start_time"`
+	EndTime   int64  `codec:"end_time"`
+	// Duration is the length asked for, in minutes, from which an update of the start or
+	// of the duration computes the end; wire.NoVal when the window was given by its end
+	// time (Slurm's resv_ptr->duration, with its arithmetic).
+	Duration  uint32   `codec:"duration"`
 	Nodes     []string `codec:"nodes"` // in configuration order
 	Partition string   `codec:"partition"`
 	Flags     uint64   `codec:"flags"` // wire.Resv* bits

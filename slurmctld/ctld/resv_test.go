@@ -286,3 +286,59 @@ func TestResv_DownNodesReplaced(t *testing.T) {
 		})
 	}
 }
+
+// An update computes the window as Slurm's update_resv does, checked on the reference: a
+// new start keeps the end of a reservation given by its end time and moves the end of one
+// given a duration; a started one's start cannot move; a duration added to one that has
+// none wraps around Slurm's NO_VAL.
+func TestResv_UpdateWindow(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 2})
+	now := time.Now().Unix()
+	create := func(name string, start, end int64, dur uint32, node string) {
+		t.Helper()
+		d := resvDesc(name)
+		d.StartTime, d.EndTime, d.Duration, d.NodeList, d.Users = start, end, dur, node, "root"
+		if _, err := f.createResv(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	update := func(name string, edit func(d *wire.ResvDesc)) (wire.ResvInfo, int32) {
+		t.Helper()
+		d := resvDesc(name)
+		edit(d)
+		err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil)
+		for _, r := range f.resvs() {
+			if r.Name == name {
+				return r, errnoOf(err)
+			}
+		}
+		t.Fatalf("no reservation %s", name)
+		return wire.ResvInfo{}, 0
+	}
+	create("byend", now+3600, now+3*3600, wire.NoVal, "n1")
+	if r, e := update("byend", func(d *wire.ResvDesc) { d.StartTime = now + 1800 }); e != 0 || r.StartTime != now+1800 || r.EndTime != now+3*3600 {
+		t.Errorf("new start of a reservation given by its end: %d-%d (errno %d)", r.StartTime-now, r.EndTime-now, e)
+	}
+	if _, e := update("byend", func(d *wire.ResvDesc) { d.EndTime = now }); e != 2054 {
+		t.Errorf("end before start: errno %d, want 2054", e)
+	}
+	r, _ := update("byend", func(d *wire.ResvDesc) { d.Duration, d.Flags = 30, wire.ResvDurPlus })
+	r, _ = update("byend", func(d *wire.ResvDesc) { d.Duration, d.Flags = 15, wire.ResvDurMinus })
+	if r.EndTime-r.StartTime != 13*60 {
+		t.Errorf("NO_VAL+30-15 minutes: %d s, want 780 as Slurm's arithmetic gives", r.EndTime-r.StartTime)
+	}
+	create("bydur", now+3600, 0, 60, "n2")
+	if r, e := update("bydur", func(d *wire.ResvDesc) { d.StartTime = now + 7200 }); e != 0 || r.EndTime != now+3*3600 {
+		t.Errorf("new start of a reservation given a duration: end %d (errno %d)", r.EndTime-now, e)
+	}
+	if r, e := update("bydur", func(d *wire.ResvDesc) { d.Duration = wire.Infinite }); e != 0 || r.EndTime != now+7200+365*24*3600 {
+		t.Errorf("Duration=UNLIMITED: end %d (errno %d)", r.EndTime-now, e)
+	}
+	if err := f.call(0, wire.MsgDeleteResv, &wire.DeleteResvRequest{Name: "byend"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	create("started", now, 0, 60, "n1")
+	if _, e := update("started", func(d *wire.ResvDesc) { d.StartTime = now + 60 }); e != 2104 {
+		t.Errorf("moving a started reservation: errno %d, want 2104", e)
+	}
+}

@@ -112,35 +112,43 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, now int64) (*res
 	if d.MaxStartDelay != wire.NoVal {
 		r.MaxStartDelay = d.MaxStartDelay
 	}
-	dur := r.EndTime - r.StartTime
+	// The window, as Slurm's update_resv computes it: a new start moves the end along only
+	// when the reservation has a duration; a new end drops the duration; a duration (set,
+	// added or taken away, in Slurm's unsigned arithmetic) counts from the start.
 	if d.StartTime != 0 {
-		if d.StartTime < now-maxResvDelay {
+		switch {
+		case r.StartTime <= now:
+			return nil, errnoResvStarted
+		case d.StartTime < now-60:
 			return nil, errnoInvalidTimeValue
 		}
 		r.StartTime = d.StartTime
-		if d.EndTime == 0 && d.Duration == wire.NoVal {
-			r.EndTime = r.StartTime + dur // a new start moves the whole window
+		if r.Duration != wire.NoVal {
+			r.EndTime = r.StartTime + int64(r.Duration*60)
 		}
 	}
 	if d.EndTime != 0 {
-		if d.EndTime < now-maxResvDelay {
+		if d.EndTime < now-60 {
 			return nil, errnoInvalidTimeValue
 		}
-		r.EndTime = d.EndTime
+		r.EndTime, r.Duration = d.EndTime, wire.NoVal
 	}
-	if d.Duration != wire.NoVal {
+	switch {
+	case d.Duration == wire.Infinite:
+		r.Duration = yearSeconds / 60
+		r.EndTime = r.StartTime + yearSeconds
+	case d.Duration != wire.NoVal:
 		switch {
 		case d.Flags != wire.NoVal64 && d.Flags&wire.ResvDurPlus != 0:
-			r.EndTime += int64(d.Duration) * 60
+			r.Duration += d.Duration
 		case d.Flags != wire.NoVal64 && d.Flags&wire.ResvDurMinus != 0:
-			r.EndTime -= int64(d.Duration) * 60
-		case d.Duration == wire.Infinite:
-			r.EndTime = r.StartTime + yearSeconds
+			r.Duration -= min(r.Duration, d.Duration)
 		default:
-			r.EndTime = r.StartTime + int64(d.Duration)*60
+			r.Duration = d.Duration
 		}
+		r.EndTime = max(r.StartTime+int64(r.Duration*60), now)
 	}
-	if r.EndTime <= r.StartTime {
+	if r.StartTime >= r.EndTime {
 		return nil, errnoInvalidTimeValue
 	}
 	newNodes := false
