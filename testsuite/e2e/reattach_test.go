@@ -103,18 +103,20 @@ func TestSlurmdRestart_StepsSurvive(t *testing.T) {
 	b, tk, f = beats(), ticks(), forever()
 	waitFor(t, "output after slurmd restarted", func() bool { return beats() > b && ticks() > tk && forever() > f })
 
-	// srun forwards SIGTERM to its step through the restarted slurmd.
+	// srun forwards SIGTERM to its step through the restarted slurmd. The step states are
+	// read again: the first snapshot may predate a step's record of its task.
 	var sleepTask *stepd.TaskState
-	for _, st := range steps {
-		if st.NodeName == "n3" && len(st.Tasks) == 1 && processAlive(st.Tasks[0].Pid, st.Tasks[0].PidStart) {
-			if cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(st.Tasks[0].Pid) + "/cmdline"); bytes.Contains(cmd, []byte("299.25")) {
-				sleepTask = &st.Tasks[0]
+	waitFor(t, "the sleeping step's task", func() bool {
+		for _, st := range liveStepStates(t, c) {
+			if st.NodeName == "n3" && len(st.Tasks) == 1 && processAlive(st.Tasks[0].Pid, st.Tasks[0].PidStart) {
+				if cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(st.Tasks[0].Pid) + "/cmdline"); bytes.Contains(cmd, []byte("299.25")) {
+					sleepTask = &st.Tasks[0]
+					return true
+				}
 			}
 		}
-	}
-	if sleepTask == nil {
-		t.Fatal("cannot find the sleeping step's task")
-	}
+		return false
+	})
 	sleeper.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-sleeperDone:
