@@ -80,6 +80,8 @@ type Controller struct {
 
 	mu sync.RWMutex
 	t  *tables
+	// resvIdle is when each PURGE_COMP reservation last went idle (resv_end.go), under mu.
+	resvIdle map[string]int64
 
 	kick      chan struct{} // wake: a change that may let a job start (sched_loop.go)
 	batchKick chan struct{} // wakeBatch: batch submits, which may wait (batch_sched_delay)

@@ -74,6 +74,8 @@ func resvUnsupported(d *wire.ResvDesc) error {
 		what = "Groups"
 	case d.Watts != wire.NoVal && d.Watts != 0:
 		what = "Watts"
+	case d.MaxStartDelay != wire.NoVal && d.MaxStartDelay != 0:
+		what = "MaxStartDelay" // jobs outside let onto its idle nodes until then: not done
 	default:
 		return nil
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
-// What happens to reservations with time (Slurm's job_resv_check). A reservation whose nodes
+// What happens to reservations with time (Slurm's job_resv_check). An active PURGE_COMP
+// reservation that no job has named for its purge time is deleted. A reservation whose nodes
 // were chosen for it (NodeCnt=), unless STATIC_ALLOC, trades a node that went DOWN or DRAIN
 // for a usable one (Slurm's _validate_node_choice). At the end of its window a recurring reservation
 // (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other is deleted.
@@ -23,6 +24,11 @@ func (c *Controller) tickResvs() {
 	c.mu.Lock()
 	var chs multi
 	for _, r := range c.t.resvs {
+		if r.EndTime > now && c.purgeIdle(r, now) {
+			c.log.Info("reservation purged: idle for its PURGE_COMP time", "reservation", r.Name)
+			chs = append(chs, changeResv{delete: r.Name})
+			continue
+		}
 		if r.EndTime > now {
 			if n := c.t.replacedNodes(r, now); n != nil {
 				c.log.Info("reservation's unusable nodes replaced", "reservation", r.Name, "nodes", hostlist.Compress(n.Nodes))
@@ -125,4 +131,23 @@ func (t *tables) replacedNodes(r *resvRecord, now int64) *resvRecord {
 	n := r.clone()
 	n.Nodes = t.inNodeOrder(append(keep, picked...))
 	return n
+}
+
+// purgeIdle says whether r is a PURGE_COMP reservation, active, that no job has named for its
+// purge time, and keeps the time each went idle (memory only: after a restart the count
+// starts again, as in Slurm, which does not save it either). Called with c.mu held.
+func (c *Controller) purgeIdle(r *resvRecord, now int64) bool {
+	if !r.has(wire.ResvPurgeComp) || !r.activeAt(now) || c.t.resvInUse(r.Name) {
+		delete(c.resvIdle, r.Name)
+		return false
+	}
+	since, ok := c.resvIdle[r.Name]
+	if !ok {
+		if c.resvIdle == nil {
+			c.resvIdle = map[string]int64{}
+		}
+		c.resvIdle[r.Name] = now
+		return false
+	}
+	return now-since >= int64(r.PurgeCompTime)
 }

@@ -2,6 +2,7 @@ package ctld_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -340,5 +341,36 @@ func TestResv_UpdateWindow(t *testing.T) {
 	create("started", now, 0, 60, "n1")
 	if _, e := update("started", func(d *wire.ResvDesc) { d.StartTime = now + 60 }); e != 2104 {
 		t.Errorf("moving a started reservation: errno %d, want 2104", e)
+	}
+}
+
+// PURGE_COMP: an active reservation no job names for its purge time goes; one a job names
+// stays. MaxStartDelay, whose effect Orbit lacks, is refused by name.
+func TestResv_PurgeComp(t *testing.T) {
+	clk := &fakeClock{}
+	f := newFixture(t, ctld.TestConfig{Nodes: 2, Now: clk.now})
+	f.startNodes("n1", "n2")
+	now := clk.now().Unix()
+	for _, name := range []string{"idle", "used"} {
+		d := resvDesc(name)
+		d.StartTime, d.Duration, d.Users, d.Flags, d.PurgeCompTime = now, 600, "root", wire.ResvPurgeComp, 60
+		d.NodeList = map[string]string{"idle": "n1", "used": "n2"}[name]
+		if _, err := f.createResv(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := script("sleep 1000")
+	j.Reservation = "used"
+	f.waitState(f.mustSubmit(j), states.JobRunning)
+	time.Sleep(1500 * time.Millisecond) // the idle one's idle time starts at a tick
+	clk.advance(61 * time.Second)
+	f.waitFor("idle reservation purged", func() bool { return len(f.resvs()) == 1 })
+	if got := f.resvs()[0].Name; got != "used" {
+		t.Errorf("left: %s, want used", got)
+	}
+	d := resvDesc("late")
+	d.StartTime, d.Duration, d.Users, d.NodeList, d.MaxStartDelay = clk.now().Unix(), 10, "root", "n1", 300
+	if _, err := f.createResv(d); errnoOf(err) != 2036 || !strings.Contains(err.Error(), "MaxStartDelay") {
+		t.Errorf("MaxStartDelay: %v, want it refused by name", err)
 	}
 }
