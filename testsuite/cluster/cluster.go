@@ -179,7 +179,7 @@ func (c *Cluster) conf(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ports := freePorts(t, 2)
+	ports := FreePorts(t, 2)
 	ctldPort, slurmdPort := ports[0], ports[1]
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Written by testsuite/cluster for %s\n", t.Name())
@@ -223,10 +223,10 @@ func (c *Cluster) conf(t testing.TB) string {
 	return b.String()
 }
 
-// freePorts are n distinct loopback ports the OS says are free now. The listeners are held
+// FreePorts are n distinct loopback ports the OS says are free now. The listeners are held
 // until all are chosen: one closed before the next is asked for may be handed out again
 // (the controller and slurmd then collide on one port).
-func freePorts(t testing.TB, n int) []int {
+func FreePorts(t testing.TB, n int) []int {
 	var ports []int
 	for range n {
 		l, err := net.Listen("tcp", "127.0.0.1:0")

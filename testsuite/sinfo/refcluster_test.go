@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/slurmctld/ctld"
 	"github.com/orbit-hpc/orbit/slurmd/node"
+	"github.com/orbit-hpc/orbit/testsuite/cluster"
 )
 
 // waitBound guards every wait against a hang; it is never a performance expectation.
@@ -54,21 +54,6 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 `, ctldPort, nodePort, filepath.Join(dir, "state"), filepath.Join(dir, "spool", "%n"), nodePort)
 }
 
-// freePorts are n distinct loopback ports free now: the listeners are held until all are
-// chosen, so the same port is never handed out twice.
-func freePorts(t *testing.T, n int) []int {
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports
-}
-
 // startRefCluster starts the daemons and waits until n1 is IDLE.
 func startRefCluster(t *testing.T) *refCluster {
 	t.Helper()
@@ -79,7 +64,7 @@ func startRefCluster(t *testing.T) *refCluster {
 		}
 	}
 	rc.conf = filepath.Join(rc.dir, "slurm.conf")
-	ports := freePorts(t, 2)
+	ports := cluster.FreePorts(t, 2)
 	if err := os.WriteFile(rc.conf, []byte(refConf(rc.dir, ports[0], ports[1])), 0o644); err != nil {
 		t.Fatal(err)
 	}
