@@ -169,6 +169,10 @@ func jobValues(cols []format.SacctColumn, j *wire.AcctJob, now time.Time, parsab
 			}
 		case "ReqNodes":
 			v = num(uint64(j.ReqNodes))
+		case "Reservation":
+			if j.Reservation != "" {
+				v = text(j.Reservation)
+			}
 		case "Start":
 			v = date(j.Start, c, parsable)
 		case "State":

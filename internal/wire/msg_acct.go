@@ -98,7 +98,8 @@ type AcctJob struct {
 	QOS          string `codec:"qos"` // "normal" when the job named none
 	WCKey        string `codec:"wckey"`
 	Constraints  string `codec:"constraints"`
-	ReqMemMiB    uint64 `codec:"req_mem_mib"` // per node, or per CPU when ReqMemPerCPU
+	Reservation  string `codec:"reservation,omitempty"` // the advance reservation it ran or waited in
+	ReqMemMiB    uint64 `codec:"req_mem_mib"`           // per node, or per CPU when ReqMemPerCPU
 	ReqMemPerCPU bool   `codec:"req_mem_per_cpu"`
 	// Script and Env are filled only when the request asked (-B, --env-vars) and the
 	// controller keeps them (AccountingStoreFlags=job_script, job_env); Batch says whether

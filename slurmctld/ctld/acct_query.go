@@ -417,7 +417,8 @@ func (c *Controller) acctJob(j *jobRecord, rows []acctStepRow) wire.AcctJob {
 		End: j.EndTime, TimeLimit: j.TimeLimit, Priority: j.Priority, NNodes: j.MinNodes,
 		ReqNodes: j.MinNodes, WorkDir: j.descStr(descWorkDir), Cluster: c.config().ClusterName,
 		NodeList: "None assigned", QOS: jobQOS(j), WCKey: j.descStr(descWCKey), Constraints: j.descStr(descConstraint),
-		Batch: !j.isInteractive(),
+		Reservation: j.descStr(descReservation),
+		Batch:       !j.isInteractive(),
 	}
 	switch st.Base() {
 	case states.JobCancelled, states.JobTimeout, states.JobDeadline, states.JobPreempted, states.JobNodeFail:

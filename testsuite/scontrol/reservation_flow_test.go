@@ -17,7 +17,7 @@ import (
 // job in the reservation and one kept out of it, a delete refused while a job names it, an
 // update, the reservation surviving a crash of the controller, and the delete.
 func TestScontrol_ReservationFlow(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 4, CPUsPerNode: 64})
+	c := cluster.Start(t, cluster.Options{Nodes: 4, CPUsPerNode: 64, ExtraConf: "AccountingStorageType=accounting_storage/orbit\n"})
 	times := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
 	step := func(args, wantOut, wantErr string, wantRC int) {
 		t.Helper()
@@ -81,6 +81,10 @@ func TestScontrol_ReservationFlow(t *testing.T) {
 	})
 	step("scontrol show reservation", "No reservations in the system\n", "", 0)
 	step("sinfo -T", "No reservations in the system\n", "", 0)
+	// Accounting keeps the reservation a job ran in (sacct's Reservation column).
+	if o, e, _ := c.Run(t, "sacct", "-X", "-n", "-P", "-o", "jobid,reservation", "-j", in+","+out); o != in+"|resvA\n"+out+"|\n" {
+		t.Errorf("sacct Reservation: %q %s", o, e)
+	}
 }
 
 // submit runs sbatch --parsable with args and returns the job id.
