@@ -107,25 +107,11 @@ func boolRank(b bool) int {
 }
 
 // strtoul reads a leading decimal number as Slurm's (uint32_t)strtol does: leading blanks
-// and a sign are allowed, no digits is 0; the rest of s is returned.
+// and a sign are allowed, no digits is 0, a number too long saturates before the cut to 32
+// bits (strtoul64); the rest of s is returned.
 func strtoul(s string) (uint64, string) {
-	t := strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		neg, t = t[0] == '-', t[1:]
-	}
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, s
-	}
-	n, _ := strconv.ParseUint(t[:i], 10, 64)
-	if neg {
-		n = -n
-	}
-	return uint64(uint32(n)), t[i:]
+	n, rest, _ := strtoul64(s)
+	return uint64(uint32(n)), rest
 }
 
 // stepName is a step number as Slurm prints it: batch, extern, TDB (pending) or the number.

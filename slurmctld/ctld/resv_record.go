@@ -106,7 +106,8 @@ func (t *tables) resvList() []*resvRecord {
 }
 
 // nodeResvFlags are the state flags reservations active at now give each node: RESERVED, and
-// MAINT for a maintenance reservation. Nil when no reservation is active.
+// MAINT for a maintenance reservation. Nil when no reservation is active. They hold from the
+// window's first second; Slurm sets them at its next reservation timer, a few seconds later.
 func (t *tables) nodeResvFlags(now int64) map[string]states.NodeState {
 	var out map[string]states.NodeState
 	for _, r := range t.resvs {

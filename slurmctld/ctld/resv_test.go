@@ -362,9 +362,16 @@ func TestResv_PurgeComp(t *testing.T) {
 	j := script("sleep 1000")
 	j.Reservation = "used"
 	f.waitState(f.mustSubmit(j), states.JobRunning)
-	time.Sleep(1500 * time.Millisecond) // the idle one's idle time starts at a tick
-	clk.advance(61 * time.Second)
-	f.waitFor("idle reservation purged", func() bool { return len(f.resvs()) == 1 })
+	// The idle time starts at the first tick (each second) that sees the reservation idle:
+	// the clock moves past the purge time once a second until a tick has purged it.
+	var moved time.Time
+	f.waitFor("idle reservation purged", func() bool {
+		if time.Since(moved) >= time.Second {
+			clk.advance(61 * time.Second)
+			moved = time.Now()
+		}
+		return len(f.resvs()) == 1
+	})
 	if got := f.resvs()[0].Name; got != "used" {
 		t.Errorf("left: %s, want used", got)
 	}
