@@ -13,6 +13,7 @@ import (
 // queueOf packs n jobs as the controller sends a queue of held jobs with a few running.
 func queueOf(n int) []byte {
 	b := wire.AppendJobInfoListHeader(nil, n)
+	var packer wire.JobInfoPacker // as the controller answers squeue (PackedRefs)
 	for i := 0; i < n; i++ {
 		j := wire.JobInfo{JobID: uint32(i + 1), ArrayTaskID: wire.NoVal, Name: "wrap", UserName: "root", GroupName: "root",
 			Partition: "debug", State: uint32(states.JobPending), Reason: uint32(states.WaitHeldUser), NumNodes: 1, NumCPUs: 1,
@@ -25,7 +26,7 @@ func queueOf(n int) []byte {
 			j.State, j.Reason, j.Priority = uint32(states.JobRunning), 0, 1
 			j.StartTime, j.NodeList, j.BatchHost = 1_700_000_100, "n1", "n1"
 		}
-		b = wire.AppendJobInfo(b, &j)
+		b = packer.Append(b, &j)
 	}
 	return b
 }

@@ -200,24 +200,6 @@ func expandTasks(s string) []uint32 {
 	return out
 }
 
-// expandArrays is squeue -r: each pending array record prints as one line per task, in
-// task order.
-func expandArrays(rows []*format.JobRow) []*format.JobRow {
-	var out []*format.JobRow
-	for _, r := range rows {
-		if r.ArrayTaskStr == "" {
-			out = append(out, r)
-			continue
-		}
-		for _, t := range expandTasks(r.ArrayTaskStr) {
-			c := *r
-			c.ArrayTaskStr, c.ArrayTaskID = "", t
-			out = append(out, &c)
-		}
-	}
-	return out
-}
-
 // pickTasks passes j to emit, except that "-j J_T" of a pending array record shows that task
 // alone, as Slurm does when a task selector matches the record's task bitmap.
 func (p *params) pickTasks(j *wire.JobInfo, emit func(*wire.JobInfo)) {

@@ -88,29 +88,47 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 }
 
 // show prints a job-info reply as report asked for it; false after an error. The jobs are
-// decoded one at a time into the rows that are shown, never into a list of every job.
+// decoded one at a time, each into one row that is rendered at once and then reused: what
+// waits for the sort is the line and the sort keys' values (jobQueue), never a list of
+// every job's record or row.
 func show(p *params, rep *wire.JobInfoReply, now time.Time, stdout *bufio.Writer, stderr io.Writer) bool {
 	if p.steps {
 		return reportSteps(p, rep.Steps, now, stdout, stderr)
 	}
-	var rows []*format.JobRow
-	var slab []format.JobRow // rows are allocated a batch at a time
+	q, sortErr := newJobQueue(p.sort)
+	var r format.JobRow
+	lines := func(b []byte) []byte {
+		if !p.array || r.ArrayTaskStr == "" {
+			return p.format.AppendRow(b, &r)
+		}
+		// squeue -r: a pending array record sorts as one job and prints one line per task,
+		// in task order.
+		tasks := expandTasks(r.ArrayTaskStr)
+		r.ArrayTaskStr = ""
+		for _, t := range tasks {
+			r.ArrayTaskID = t
+			b = p.format.AppendRow(b, &r)
+		}
+		return b
+	}
 	add := func(j *wire.JobInfo) {
-		if !p.selects(j) {
+		if sortErr != nil || !p.selects(j) {
 			return
 		}
-		if len(slab) == cap(slab) {
-			slab = make([]format.JobRow, 0, 512)
-		}
-		slab = slab[:len(slab)+1]
-		r := &slab[len(slab)-1]
-		fillJobRow(r, j, now)
+		fillJobRow(&r, j, now)
 		r.NoConvert = p.noConvert
 		r.ArrayTaskStrUncut = p.array
-		rows = append(rows, r)
+		q.add(&r, lines)
 	}
 	seen := 0
-	err := rep.EachJob(func(j *wire.JobInfo) bool {
+	// Sized for every job of the reply at once: slices grown by append would copy themselves
+	// several times over, each copy into memory not touched before (a page fault a page).
+	size := func(n int) {
+		if sortErr == nil {
+			q.reserve(n, len(p.format.Header())+1)
+		}
+	}
+	err := rep.EachJobSized(size, func(j *wire.JobInfo) bool {
 		seen++
 		if p.array {
 			add(j)
@@ -129,15 +147,16 @@ func show(p *params, rep *wire.JobInfoReply, now time.Time, stdout *bufio.Writer
 		fmt.Fprintf(stderr, "slurm_load_jobs error: %s\n", cmdclient.NewError(cmdclient.ErrnoInvalidJobID).Text)
 		return false
 	}
-	if err := sortRows(rows, p.sort); err != nil {
+	if sortErr != nil {
 		stdout.WriteString(p.format.Header() + "\n")
 		stdout.Flush()
-		fmt.Fprintf(stderr, "squeue: error: %v\n", err)
+		fmt.Fprintf(stderr, "squeue: error: %v\n", sortErr)
 		return false
 	}
-	if p.array {
-		rows = expandArrays(rows) // at print time, as Slurm: the record sorts as one line
+	q.sort()
+	if !p.noHeader {
+		stdout.WriteString(p.format.Header() + "\n")
 	}
-	p.format.RenderTo(stdout, rows, p.noHeader)
+	q.writeTo(stdout)
 	return true
 }

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/orbit-hpc/orbit/compat/format"
 	"github.com/orbit-hpc/orbit/compat/states"
 )
 
-func TestSortRows_Default(t *testing.T) {
+func TestJobQueue_DefaultSort(t *testing.T) {
 	row := func(id uint32, st states.JobState, prio uint32) *format.JobRow {
 		return &format.JobRow{JobID: id, ArrayTaskID: format.NoVal, Partition: "debug", State: st, Priority: prio}
 	}
@@ -15,12 +20,22 @@ func TestSortRows_Default(t *testing.T) {
 		row(1, states.JobRunning, 5), row(2, states.JobPending, 0), row(3, states.JobPending, 9),
 		row(4, states.JobPending, 0), row(5, states.JobRunning|states.JobCompleting, 1),
 	}
-	if err := sortRows(rows, ""); err != nil {
+	q, err := newJobQueue("")
+	if err != nil {
 		t.Fatal(err)
 	}
-	var got []uint32
 	for _, r := range rows {
-		got = append(got, r.JobID)
+		q.add(r, func(b []byte) []byte { return fmt.Appendf(b, "%d\n", r.JobID) })
+	}
+	q.sort()
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	q.writeTo(w)
+	w.Flush()
+	var got []uint32
+	for _, f := range strings.Fields(out.String()) {
+		id, _ := strconv.Atoi(f)
+		got = append(got, uint32(id))
 	}
 	// P,t,-p: CG before PD before R (compact names), high priority first, and newest first
 	// among pending equals (none has a start time: squeue's first sort reverses them).
@@ -30,7 +45,7 @@ func TestSortRows_Default(t *testing.T) {
 			t.Fatalf("order = %v, want %v", got, want)
 		}
 	}
-	if err := sortRows(rows, "Z"); err == nil || err.Error() != "Invalid sort specification: Z" {
+	if _, err := newJobQueue("Z"); err == nil || err.Error() != "Invalid sort specification: Z" {
 		t.Errorf("sort Z: %v", err)
 	}
 }

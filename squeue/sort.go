@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/format"
 )
@@ -13,83 +15,108 @@ import (
 // from high to low.
 const defaultSort = "P,t,-p"
 
-type rowCmp func(a, b *format.JobRow) int
+// sortVal is one job's value for one -S key: numbers compared first, then the text.
+type sortVal struct {
+	n1, n2 int64
+	s      string
+}
 
-// sortKeys maps a -S letter to its comparison; Slurm accepts some letters without sorting by
-// them (c, f, h, n, O), which map to nil.
-var sortKeys = map[byte]rowCmp{
-	'B': func(a, b *format.JobRow) int { return strings.Compare(a.BatchHost, b.BatchHost) },
-	'C': func(a, b *format.JobRow) int { return cmp.Compare(a.NumCPUs, b.NumCPUs) },
-	'D': func(a, b *format.JobRow) int { return cmp.Compare(a.NumNodes, b.NumNodes) },
-	'e': func(a, b *format.JobRow) int { return a.End.Compare(b.End) },
-	'g': func(a, b *format.JobRow) int { return strings.Compare(a.GroupName, b.GroupName) },
-	'G': func(a, b *format.JobRow) int { return cmp.Compare(a.GroupID, b.GroupID) },
-	'i': cmpJobID,
-	'j': func(a, b *format.JobRow) int { return strings.Compare(a.Name, b.Name) },
-	'l': func(a, b *format.JobRow) int { return cmp.Compare(a.TimeLimit, b.TimeLimit) },
-	'M': func(a, b *format.JobRow) int { return cmp.Compare(a.TimeUsed(), b.TimeUsed()) },
-	'p': func(a, b *format.JobRow) int { return cmp.Compare(a.Priority, b.Priority) },
-	'P': func(a, b *format.JobRow) int { return strings.Compare(a.Partition, b.Partition) },
-	'Q': func(a, b *format.JobRow) int { return cmp.Compare(a.Priority, b.Priority) },
-	'S': func(a, b *format.JobRow) int { return a.Start.Compare(b.Start) },
-	't': func(a, b *format.JobRow) int { return strings.Compare(a.State.Compact(), b.State.Compact()) },
-	'T': func(a, b *format.JobRow) int { return strings.Compare(a.State.String(), b.State.String()) },
-	'u': func(a, b *format.JobRow) int { return strings.Compare(a.UserName, b.UserName) },
-	'U': func(a, b *format.JobRow) int { return cmp.Compare(a.UserID, b.UserID) },
-	'v': func(a, b *format.JobRow) int { return strings.Compare(a.Reservation, b.Reservation) },
-	'V': func(a, b *format.JobRow) int { return a.Submit.Compare(b.Submit) },
+func (a *sortVal) compare(b *sortVal) int {
+	if c := cmp.Compare(a.n1, b.n1); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.n2, b.n2); c != 0 {
+		return c
+	}
+	return strings.Compare(a.s, b.s)
+}
+
+func numVal[T ~int | ~int32 | ~int64 | ~uint16 | ~uint32](n T) sortVal { return sortVal{n1: int64(n)} }
+
+func textVal(s string) sortVal { return sortVal{s: s} }
+
+func timeVal(t time.Time) sortVal { return sortVal{n1: t.Unix(), n2: int64(t.Nanosecond())} }
+
+// startVal is the value of Slurm's start-time order: a pending job's past start counts as
+// now, and a job without a start time has n2 -1 (see cmpStart).
+func startVal(r *format.JobRow) sortVal {
+	if r.Start.IsZero() {
+		return sortVal{n2: -1}
+	}
+	s := r.Start
+	if r.State.IsPending() && s.Before(r.Now) {
+		s = r.Now
+	}
+	return timeVal(s)
+}
+
+// cmpStart is Slurm's start-time comparison: a job without a start time compares as later
+// than anything, itself included (even reversed), so it is not a strict order.
+func cmpStart(a, b *sortVal, rev bool) int {
+	if a.n2 < 0 {
+		return 1
+	}
+	if b.n2 < 0 {
+		return -1
+	}
+	c := a.compare(b)
+	if rev {
+		c = -c
+	}
+	return c
+}
+
+// sortKeys maps a -S letter to the value it orders by; Slurm accepts some letters without
+// sorting by them (c, f, h, n, O), which map to nil.
+var sortKeys = map[byte]func(r *format.JobRow) sortVal{
+	'B': func(r *format.JobRow) sortVal { return textVal(r.BatchHost) },
+	'C': func(r *format.JobRow) sortVal { return numVal(r.NumCPUs) },
+	'D': func(r *format.JobRow) sortVal { return numVal(r.NumNodes) },
+	'e': func(r *format.JobRow) sortVal { return timeVal(r.End) },
+	'g': func(r *format.JobRow) sortVal { return textVal(r.GroupName) },
+	'G': func(r *format.JobRow) sortVal { return numVal(r.GroupID) },
+	'i': jobIDVal,
+	'j': func(r *format.JobRow) sortVal { return textVal(r.Name) },
+	'l': func(r *format.JobRow) sortVal { return numVal(r.TimeLimit) },
+	'M': func(r *format.JobRow) sortVal { return numVal(r.TimeUsed()) },
+	'p': func(r *format.JobRow) sortVal { return numVal(r.Priority) },
+	'P': func(r *format.JobRow) sortVal { return textVal(r.Partition) },
+	'Q': func(r *format.JobRow) sortVal { return numVal(r.Priority) },
+	'S': startVal,
+	't': func(r *format.JobRow) sortVal { return textVal(r.State.Compact()) },
+	'T': func(r *format.JobRow) sortVal { return textVal(r.State.String()) },
+	'u': func(r *format.JobRow) sortVal { return textVal(r.UserName) },
+	'U': func(r *format.JobRow) sortVal { return numVal(r.UserID) },
+	'v': func(r *format.JobRow) sortVal { return textVal(r.Reservation) },
+	'V': func(r *format.JobRow) sortVal { return timeVal(r.Submit) },
 	'c': nil, 'f': nil, 'h': nil, 'n': nil, 'O': nil,
 }
 
-// cmpJobID orders by job id, array tasks of one array by task id.
-func cmpJobID(a, b *format.JobRow) int {
-	ida, idb := a.JobID, b.JobID
-	if a.ArrayTaskID != format.NoVal {
-		ida = a.ArrayJobID
+// jobIDVal orders by job id, array tasks of one array by task id.
+func jobIDVal(r *format.JobRow) sortVal {
+	id := r.JobID
+	if r.ArrayTaskID != format.NoVal {
+		id = r.ArrayJobID
 	}
-	if b.ArrayTaskID != format.NoVal {
-		idb = b.ArrayJobID
-	}
-	if ida != idb {
-		return cmp.Compare(ida, idb)
-	}
-	return cmp.Compare(a.ArrayTaskID, b.ArrayTaskID)
+	return sortVal{n1: int64(id), n2: int64(r.ArrayTaskID)}
 }
 
-// startCmp is Slurm's start-time order: a job without a start time compares as later than
-// anything (even with -S -S), and a pending job's past start counts as now.
-func startCmp(rev bool) rowCmp {
-	return func(a, b *format.JobRow) int {
-		if a.Start.IsZero() {
-			return 1
-		}
-		if b.Start.IsZero() {
-			return -1
-		}
-		sa, sb := a.Start, b.Start
-		if a.State.IsPending() && sa.Before(a.Now) {
-			sa = a.Now
-		}
-		if b.State.IsPending() && sb.Before(b.Now) {
-			sb = b.Now
-		}
-		c := sa.Compare(sb)
-		if rev {
-			c = -c
-		}
-		return c
-	}
+// sortKey is one parsed -S key.
+type sortKey struct {
+	val   func(r *format.JobRow) sortVal
+	rev   bool
+	start bool // Slurm's start-time comparison (cmpStart) rather than compare
 }
 
-// parseSort turns a -S list ("P,t,-p", "-cluster") into comparisons in the order Slurm
-// applies them: it reads the list from its end, one letter at a time, so the last key is
-// applied first and the first key last.
-func parseSort(spec string) ([]rowCmp, error) {
+// parseSort turns a -S list ("P,t,-p", "-cluster") into keys in the order Slurm applies
+// them: it reads the list from its end, one letter at a time, so the last key is applied
+// first and the first key last.
+func parseSort(spec string) ([]sortKey, error) {
 	if spec == "" {
 		spec = defaultSort
 	}
 	const cluster = "cluster"
-	var keys []rowCmp
+	var keys []sortKey
 	for i := len(spec) - 1; i >= 0; i-- {
 		ch := spec[i]
 		if ch == ',' || ch == '+' || ch == '-' {
@@ -100,43 +127,92 @@ func parseSort(spec string) ([]rowCmp, error) {
 			i -= len(cluster) - 1 // one cluster: nothing to sort by
 			continue
 		}
-		if ch == 'S' {
-			keys = append(keys, startCmp(rev))
-			continue
-		}
-		c, ok := sortKeys[ch]
+		val, ok := sortKeys[ch]
 		if !ok {
 			return nil, fmt.Errorf("Invalid sort specification: %c", ch)
 		}
-		if c == nil {
+		if val == nil {
 			continue
 		}
-		if rev {
-			f := c
-			c = func(a, b *format.JobRow) int { return -f(a, b) }
-		}
-		keys = append(keys, c)
+		keys = append(keys, sortKey{val: val, rev: rev, start: ch == 'S'})
 	}
 	return keys, nil
 }
 
-// sortRows orders rows by spec (squeue's default when empty) as Slurm does. The controller
-// lists jobs in job id order; squeue first sorts them by start time, latest first, and then
-// applies each key, last key first, with glibc's merge sort (msort). Its exact behaviour
-// matters: the start-time comparison is not a strict order (a job without a start time is
-// "later" than everything, itself included), which reverses the order of such jobs.
-func sortRows(rows []*format.JobRow, spec string) error {
+// jobQueue holds the jobs squeue shows until they are sorted: for each job only its values
+// for the sort keys and its line(s), rendered when the job was added. A job's full row is
+// filled, rendered and dropped one at a time, so a long queue costs a few dozen bytes of
+// sort values a job beside its text, not a row of every field (1.3 kB) a job.
+type jobQueue struct {
+	keys []sortKey // as parseSort returns them
+	jobs []queuedJob
+	vals []sortVal // len(keys)+1 per job, from job.vals: the start time, then each key's
+	text []byte    // every job's lines, in the order the jobs were added
+}
+
+// queuedJob is one job of a jobQueue.
+type queuedJob struct {
+	id         uint32 // the record's job id, squeue's first (stable) order
+	vals       int32  // index of its values in jobQueue.vals
+	start, end int32  // its lines: jobQueue.text[start:end]
+}
+
+func newJobQueue(spec string) (*jobQueue, error) {
 	keys, err := parseSort(spec)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	slices.SortStableFunc(rows, func(a, b *format.JobRow) int { return cmp.Compare(a.JobID, b.JobID) })
-	tmp := make([]*format.JobRow, len(rows))
-	msort(rows, tmp, startCmp(true))
-	for _, k := range keys {
-		msort(rows, tmp, k)
+	return &jobQueue{keys: keys}, nil
+}
+
+// reserve makes room for n jobs of about lineLen bytes of text each. Room never used costs
+// only address space: fresh memory is not touched until it is written.
+func (q *jobQueue) reserve(n, lineLen int) {
+	q.jobs = slices.Grow(q.jobs, n)
+	q.vals = slices.Grow(q.vals, n*(len(q.keys)+1))
+	q.text = slices.Grow(q.text, n*lineLen)
+}
+
+// add queues job r, whose lines (each ending in a newline) add appends to q.text.
+func (q *jobQueue) add(r *format.JobRow, lines func(b []byte) []byte) {
+	j := queuedJob{id: r.JobID, vals: int32(len(q.vals)), start: int32(len(q.text))}
+	q.vals = append(q.vals, startVal(r))
+	for _, k := range q.keys {
+		q.vals = append(q.vals, k.val(r))
 	}
-	return nil
+	q.text = lines(q.text)
+	j.end = int32(len(q.text))
+	q.jobs = append(q.jobs, j)
+}
+
+// sort orders the jobs as Slurm does. The controller lists jobs in job id order; squeue first
+// sorts them by start time, latest first, and then applies each key, last key first, with
+// glibc's merge sort (msort). Its exact behaviour matters: the start-time comparison is not
+// a strict order (a job without a start time is "later" than everything, itself included),
+// which reverses the order of such jobs.
+func (q *jobQueue) sort() {
+	jobs := q.jobs
+	slices.SortStableFunc(jobs, func(a, b queuedJob) int { return cmp.Compare(a.id, b.id) })
+	tmp := make([]queuedJob, len(jobs))
+	msort(jobs, tmp, func(a, b queuedJob) int { return cmpStart(&q.vals[a.vals], &q.vals[b.vals], true) })
+	for i, k := range q.keys {
+		i := int32(i + 1)
+		switch {
+		case k.start:
+			msort(jobs, tmp, func(a, b queuedJob) int { return cmpStart(&q.vals[a.vals+i], &q.vals[b.vals+i], k.rev) })
+		case k.rev:
+			msort(jobs, tmp, func(a, b queuedJob) int { return q.vals[b.vals+i].compare(&q.vals[a.vals+i]) })
+		default:
+			msort(jobs, tmp, func(a, b queuedJob) int { return q.vals[a.vals+i].compare(&q.vals[b.vals+i]) })
+		}
+	}
+}
+
+// writeTo writes every job's lines in the queue's order.
+func (q *jobQueue) writeTo(w *bufio.Writer) {
+	for _, j := range q.jobs {
+		w.Write(q.text[j.start:j.end])
+	}
 }
 
 // msort is glibc's merge sort (msort_with_tmp): halves of n/2 and n-n/2, and a merge that

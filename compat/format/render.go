@@ -27,6 +27,12 @@ func (f *Format[R]) Row(r R) string {
 	return string(f.appendRow(nil, r))
 }
 
+// AppendRow appends one rendered row and its newline to b, for a caller that keeps rows as
+// text rather than as records until it prints them.
+func (f *Format[R]) AppendRow(b []byte, r R) []byte {
+	return append(f.appendRow(b, r), '\n')
+}
+
 func (f *Format[R]) appendRow(b []byte, r R) []byte {
 	for _, it := range f.Items {
 		if it.Kind == ItemField {

@@ -206,7 +206,16 @@ func EachJobInfo(b []byte, fn func(*JobInfo) bool) error {
 // EachJob calls fn with each job of the reply, packed or not, until fn returns false; see
 // EachJobInfo for how long what fn sees stays valid. Packed must not be modified afterwards.
 func (r *JobInfoReply) EachJob(fn func(*JobInfo) bool) error {
+	return r.EachJobSized(nil, fn)
+}
+
+// EachJobSized is EachJob that first tells size (unless nil) how many jobs the reply holds,
+// so that a caller can size at once what it keeps of them instead of growing it by copies.
+func (r *JobInfoReply) EachJobSized(size func(n int), fn func(*JobInfo) bool) error {
 	if r.Packed == nil {
+		if size != nil {
+			size(len(r.Jobs))
+		}
 		for i := range r.Jobs {
 			if !fn(&r.Jobs[i]) {
 				break
@@ -214,7 +223,7 @@ func (r *JobInfoReply) EachJob(fn func(*JobInfo) bool) error {
 		}
 		return nil
 	}
-	return EachJobInfo(r.Packed, fn)
+	return eachJobInfo(unsafe.String(unsafe.SliceData(r.Packed), len(r.Packed)), size, fn)
 }
 
 // unpackOwned is UnpackJobInfos for a list nothing will modify: strings point into b.
