@@ -20,12 +20,17 @@ type getentFunc func(db, key string) (out string, found bool, err error)
 // away) must not hang a command forever. SSSD's own timeouts are well below this.
 const getentTimeout = 30 * time.Second
 
-// runGetent runs getent from PATH, as a shell user's would be.
+// runGetent runs getent from PATH, as a shell user's would be; an empty key enumerates the
+// database.
 func runGetent(db, key string) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), getentTimeout)
 	defer cancel()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, "getent", db, key)
+	args := []string{db}
+	if key != "" {
+		args = append(args, key)
+	}
+	cmd := exec.CommandContext(ctx, "getent", args...)
 	cmd.Stdout = &out
 	err := cmd.Run()
 	var exit *exec.ExitError

@@ -70,8 +70,6 @@ func resvUnsupported(d *wire.ResvDesc) error {
 		what = "BurstBuffer"
 	case d.Features != "":
 		what = "Features"
-	case d.Groups != "":
-		what = "Groups"
 	case d.Watts != wire.NoVal && d.Watts != 0:
 		what = "Watts"
 	case d.MaxStartDelay != wire.NoVal && d.MaxStartDelay != 0:
@@ -109,9 +107,14 @@ func (c *Controller) handleCreateResv(ctx context.Context, req *wire.Request) (a
 	if err := resvUnsupported(&d); err != nil {
 		return nil, err
 	}
+	var groups resvGroupsEdit
+	if d.Groups != "" { // outside the lock: it may list every user
+		groups.groups = d.Groups
+		groups.uids, groups.valid = resvGroupUIDs(d.Groups)
+	}
 	now := c.now().Unix()
 	c.mu.Lock()
-	r, suffix, errno := c.t.newResv(&d, now)
+	r, suffix, errno := c.t.newResv(&d, groups, now)
 	var pend interface{ Wait(context.Context) error }
 	switch {
 	case errno != 0 && suffix == 0:
@@ -145,9 +148,9 @@ func (c *Controller) handleCreateResv(ctx context.Context, req *wire.Request) (a
 }
 
 // newResv checks a create request against the tables and builds its record. suffix is the
-// name counter's new value when the request got as far as taking one (0 otherwise). Called
-// with c.mu held.
-func (t *tables) newResv(d *wire.ResvDesc, now int64) (r *resvRecord, suffix uint32, errno int32) {
+// name counter's new value when the request got as far as taking one (0 otherwise).
+// groups holds the members of d.Groups (resvGroupUIDs). Called with c.mu held.
+func (t *tables) newResv(d *wire.ResvDesc, groups resvGroupsEdit, now int64) (r *resvRecord, suffix uint32, errno int32) {
 	flags := uint64(0)
 	if d.Flags != wire.NoVal64 {
 		flags = d.Flags & resvCreateFlagsAllowed
@@ -207,6 +210,12 @@ func (t *tables) newResv(d *wire.ResvDesc, now int64) (r *resvRecord, suffix uin
 			return nil, 0, errno
 		}
 	}
+	if d.Groups != "" {
+		if !groups.valid {
+			return nil, 0, errnoGroupIDMissing
+		}
+		r.Groups, r.UIDs = d.Groups, groups.uids
+	}
 	switch {
 	case d.NodeList != "":
 		flags |= wire.ResvSpecNodes
@@ -265,6 +274,9 @@ func (t *tables) newResv(d *wire.ResvDesc, now int64) (r *resvRecord, suffix uin
 		key := r.Accounts
 		if len(r.Users) > 0 {
 			key = r.Users
+		}
+		if len(key) == 0 {
+			key = splitNonEmpty(r.Groups)
 		}
 		for t.resvs[key[0]+"_"+strconv.FormatUint(uint64(suffix), 10)] != nil {
 			suffix++
@@ -424,26 +436,25 @@ func parseResvAccounts(list string) (names []string, not bool, errno int32) {
 }
 
 // resvAdmits says whether r lets a job of uid and account run in it (Slurm's
-// _valid_job_access_resv): a listed user or account admits it, unless the list refuses.
+// _valid_job_access_resv without associations): the user must pass the user list (when
+// there is one) and the account the account list (when there is one). A job without an
+// account fails a list that admits accounts.
 func resvAdmits(r *resvRecord, uid uint32, account string) bool {
-	if len(r.UIDs) > 0 {
-		in := slices.Contains(r.UIDs, uid)
-		if r.UsersNot {
-			if in {
-				return false
-			}
-		} else if in {
-			return true
-		}
+	userGood := len(r.UIDs) == 0 || r.UsersNot
+	if slices.Contains(r.UIDs, uid) {
+		userGood = !r.UsersNot
 	}
-	if len(r.Accounts) > 0 {
-		in := account != "" && slices.Contains(r.Accounts, account)
-		if r.AccountsNot {
-			return !in
-		}
-		return in
+	if !userGood {
+		return false
 	}
-	return r.UsersNot
+	if len(r.UIDs) > 0 && len(r.Accounts) == 0 {
+		return true
+	}
+	acctGood := len(r.Accounts) == 0 || r.AccountsNot
+	if account != "" && slices.Contains(r.Accounts, account) {
+		acctGood = !r.AccountsNot
+	}
+	return acctGood
 }
 
 // String is for logs.

@@ -44,6 +44,9 @@ type resvRecord struct {
 	Users    []string `codec:"users"`
 	UIDs     []uint32 `codec:"uids"`
 	UsersNot bool     `codec:"users_not"`
+	// Groups are Groups= as given; their members' uids, resolved when they were set, are
+	// in UIDs (Users stays empty: the two exclude each other).
+	Groups string `codec:"groups"`
 	// Accounts admits jobs of these accounts; AccountsNot refuses them instead.
 	Accounts      []string `codec:"accounts"`
 	AccountsNot   bool     `codec:"accounts_not"`
@@ -160,7 +163,7 @@ func (t *tables) resvInfo(r *resvRecord) wire.ResvInfo {
 		Name: r.Name, StartTime: r.StartTime, EndTime: r.EndTime,
 		Nodes: hostlist.Compress(r.Nodes), NodeCnt: uint32(len(r.Nodes)), CoreCnt: cpus,
 		Partition: r.Partition, Flags: r.Flags, PurgeCompTime: r.PurgeCompTime,
-		Users: users, Accounts: accts, Watts: wire.NoVal, MaxStartDelay: r.MaxStartDelay,
+		Users: users, Groups: r.Groups, Accounts: accts, Watts: wire.NoVal, MaxStartDelay: r.MaxStartDelay,
 	}
 	if cpus > 0 {
 		info.TRES = fmt.Sprintf("cpu=%d", cpus)

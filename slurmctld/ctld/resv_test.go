@@ -381,3 +381,91 @@ func TestResv_PurgeComp(t *testing.T) {
 		t.Errorf("MaxStartDelay: %v, want it refused by name", err)
 	}
 }
+
+// Who may use a reservation, as Slurm's _valid_job_access_resv decides without associations:
+// a job must pass the user list (when there is one) and the account list (when there is
+// one); Groups= admits the members of the groups, found through NSS when they are set.
+func TestResv_AccessLists(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 4})
+	now := time.Now().Unix()
+	create := func(name, node string, edit func(d *wire.ResvDesc)) {
+		t.Helper()
+		d := resvDesc(name)
+		d.StartTime, d.Duration, d.NodeList = now+3600, 60, node
+		edit(d)
+		if _, err := f.createResv(d); err != nil {
+			t.Fatalf("create %s: %v", name, err)
+		}
+	}
+	// nogroup's only member on Debian is nobody, whose primary group it is; root's group
+	// lists root first, where Slurm's list of uids ends, so it admits everyone.
+	create("grp", "n1", func(d *wire.ResvDesc) { d.Groups = "nogroup" })
+	create("rootgrp", "n2", func(d *wire.ResvDesc) { d.Groups = "root" })
+	create("both", "n3", func(d *wire.ResvDesc) { d.Users, d.Accounts = "root", "acct1" })
+	create("nots", "n4", func(d *wire.ResvDesc) { d.Users, d.Accounts = "-nobody", "-acct1" })
+	for _, c := range []struct {
+		resv    string
+		uid     uint32
+		account string
+		errno   int32
+	}{
+		{"grp", nobodyUID, "", 0},
+		{"grp", 0, "", 2052},
+		{"rootgrp", nobodyUID, "", 0},
+		{"rootgrp", 0, "", 0},
+		{"both", 0, "", 2052}, // listed user, but no account to pass the account list
+		{"both", 0, "acct1", 0},
+		{"both", nobodyUID, "acct1", 2052},
+		{"nots", 0, "acct2", 0},
+		{"nots", 0, "acct1", 2052},
+		{"nots", nobodyUID, "acct2", 2052},
+	} {
+		j := script("true")
+		j.Reservation, j.Account, j.Hold = c.resv, c.account, true
+		if _, err := f.submit(c.uid, j); errnoOf(err) != c.errno {
+			t.Errorf("uid %d account %q into %s: %v, want errno %d", c.uid, c.account, c.resv, err, c.errno)
+		}
+	}
+	d := resvDesc("grp")
+	d.Groups = "no-such-group-here"
+	if err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil); errnoOf(err) != 2113 {
+		t.Errorf("unknown group: %v, want 2113", err)
+	}
+	d = resvDesc("grp")
+	d.Users = "root"
+	if err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil); errnoOf(err) != 2129 {
+		t.Errorf("users beside groups: %v, want 2129", err)
+	}
+	d = resvDesc("grp")
+	d.Groups = "-nogroup"
+	if err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil); errnoOf(err) != 2080 {
+		t.Errorf("last group removed: %v, want 2080 (nobody left to admit)", err)
+	}
+	// List edits (Slurm's _update_account_list): -x on a list removes x; -x on an empty
+	// list starts a list of refused accounts; any other edit leaves a list of admitted
+	// ones, even of those refused before.
+	for _, c := range []struct{ edit, want string }{
+		{"-acct1", ""}, {"-acct1", "-acct1"}, {"+acct2,+acct3", "acct1,acct2,acct3"}, {"acct4", "acct4"},
+	} {
+		d := resvDesc("both")
+		d.Accounts = c.edit
+		if err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil); err != nil {
+			t.Fatalf("accounts %s: %v", c.edit, err)
+		}
+		for _, r := range f.resvs() {
+			if r.Name == "both" && r.Accounts != c.want {
+				t.Errorf("after Accounts=%s: %q, want %q", c.edit, r.Accounts, c.want)
+			}
+		}
+	}
+	d = resvDesc("both")
+	d.Accounts = "-acct9"
+	if err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil); errnoOf(err) != 2045 {
+		t.Errorf("removing an account not listed: %v, want 2045", err)
+	}
+	d = resvDesc("both")
+	d.Users = "-nobody" // a user not listed is passed over
+	if err := f.call(0, wire.MsgUpdateResv, (*wire.UpdateResvRequest)(d), nil); err != nil {
+		t.Errorf("removing a user not listed: %v", err)
+	}
+}

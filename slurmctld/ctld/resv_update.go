@@ -27,6 +27,25 @@ func (c *Controller) handleUpdateResv(ctx context.Context, req *wire.Request) (a
 	if err := resvUnsupported(&d); err != nil {
 		return nil, err
 	}
+	var g resvGroupsEdit
+	for range 3 { // the members are listed outside the lock, for the groups found under it
+		c.mu.Lock()
+		old := c.t.resvs[d.Name]
+		c.mu.Unlock()
+		if old == nil || d.Groups == "" {
+			break
+		}
+		g = resvGroupsEdit{from: old.Groups, valid: true}
+		if g.groups, g.valid = editResvGroups(old.Groups, d.Groups); g.valid && g.groups != "" {
+			g.uids, g.valid = resvGroupUIDs(g.groups)
+		}
+		c.mu.Lock()
+		same := c.t.resvs[d.Name] != nil && c.t.resvs[d.Name].Groups == g.from
+		c.mu.Unlock()
+		if same {
+			break
+		}
+	}
 	now := c.now().Unix()
 	c.mu.Lock()
 	old := c.t.resvs[d.Name]
@@ -34,7 +53,11 @@ func (c *Controller) handleUpdateResv(ctx context.Context, req *wire.Request) (a
 		c.mu.Unlock()
 		return nil, slurmErr(errnoReservationInvalid)
 	}
-	r, errno := c.t.updatedResv(old, &d, now)
+	if d.Groups != "" && old.Groups != g.from {
+		c.mu.Unlock()
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "reservation %s changed meanwhile; try again", d.Name)
+	}
+	r, errno := c.t.updatedResv(old, &d, g, now)
 	if errno != 0 {
 		c.mu.Unlock()
 		return nil, slurmErr(errno)
@@ -52,8 +75,17 @@ func (c *Controller) handleUpdateResv(ctx context.Context, req *wire.Request) (a
 	return &wire.OK{}, nil
 }
 
-// updatedResv is old with d's changes, checked. Called with c.mu held.
-func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, now int64) (*resvRecord, int32) {
+// resvGroupsEdit is a request's Groups= worked out before the lock is taken: for an update,
+// the list it makes of the reservation's groups (from); the members of that list.
+type resvGroupsEdit struct {
+	from, groups string
+	valid        bool // a valid expression, and some group in it known and not empty
+	uids         []uint32
+}
+
+// updatedResv is old with d's changes, checked; g is d.Groups applied to old's groups.
+// Called with c.mu held.
+func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, g resvGroupsEdit, now int64) (*resvRecord, int32) {
 	r := old.clone()
 	if d.Flags != wire.NoVal64 && d.Flags&wire.ResvSkip != 0 {
 		// Skip: a recurring reservation's next window replaces the current one.
@@ -94,19 +126,35 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, now int64) (*res
 		}
 		r.Partition = d.Partition
 	}
-	if d.Users != "" {
-		var errno int32
-		if r.Users, r.UIDs, r.UsersNot, errno = updateResvUsers(r, d.Users); errno != 0 {
-			return nil, errno
-		}
-	}
 	if d.Accounts != "" {
 		var errno int32
 		if r.Accounts, r.AccountsNot, errno = updateResvAccounts(r, d.Accounts); errno != 0 {
 			return nil, errno
 		}
 	}
-	if len(r.Users) == 0 && len(r.Accounts) == 0 {
+	// Groups before users, as Slurm: a new group list sets the uids, an emptied one clears
+	// them (the users' too).
+	if d.Groups != "" {
+		switch {
+		case g.groups == "" && g.valid:
+			r.Groups, r.UIDs = "", nil
+		case !g.valid:
+			return nil, errnoGroupIDMissing
+		default:
+			r.Groups, r.UIDs = g.groups, g.uids
+		}
+		r.UsersNot = false
+	}
+	if d.Users != "" {
+		var errno int32
+		if r.Users, r.UIDs, r.UsersNot, errno = updateResvUsers(r, d.Users); errno != 0 {
+			return nil, errno
+		}
+	}
+	if len(r.Users) > 0 && r.Groups != "" {
+		return nil, errnoResvUserGroup
+	}
+	if len(r.Users) == 0 && len(r.Accounts) == 0 && r.Groups == "" {
 		return nil, errnoResvEmpty
 	}
 	if d.MaxStartDelay != wire.NoVal {
@@ -213,55 +261,120 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, now int64) (*res
 	return r, 0
 }
 
-// updateResvUsers applies an update's Users= to r: "+a,+b" adds, "-a" removes, a plain
-// list replaces (Slurm's _update_uid_list).
+// A Users= or Accounts= update (Slurm's _update_uid_list and _update_account_list): a list
+// without + or - items replaces the reservation's list; otherwise "+x" adds x and "-x"
+// removes it (a name not in the list is an error), plain names before the first + or -
+// are ignored and after it are an error. A "-x" on an empty list starts a list of refused
+// names instead; any other change leaves a list of admitted names, even where the list
+// was one of refused names before (Slurm clears its "not" flag then).
+
+// listEdit is one item of such an update.
+type listEdit struct {
+	op   byte // '+', '-', or 0 for a plain name
+	name string
+}
+
+// parseListEdit splits an update's list; modify says it adds or removes rather than sets.
+func parseListEdit(list string) (edits []listEdit, modify, ok bool) {
+	for _, tok := range splitNonEmpty(list) {
+		switch tok[0] {
+		case '+', '-':
+			modify = true
+			edits = append(edits, listEdit{op: tok[0], name: tok[1:]})
+		default:
+			if modify {
+				return nil, false, false
+			}
+			edits = append(edits, listEdit{name: tok})
+		}
+	}
+	return edits, modify, true
+}
+
+// applyListEdit applies edits (a modify list) to n current entries, through find (the
+// index of an edit's entry, or -1), remove and add; false when an entry to remove is not
+// there and strict (accounts; a user not there is passed over). It returns whether the
+// list is now one of refused names.
+func applyListEdit(n int, edits []listEdit, strict bool, find func(e listEdit) int, remove func(i int), add func(e listEdit)) (not, ok bool) {
+	minus := slices.ContainsFunc(edits, func(e listEdit) bool { return e.op == '-' })
+	not = n == 0 && minus
+	for _, e := range edits {
+		op := e.op
+		if not { // on a list of refused names, -x adds x and +x would remove it
+			op = map[byte]byte{'-': '+', '+': '-'}[op]
+		}
+		if op != '-' {
+			continue
+		}
+		switch i := find(e); {
+		case i >= 0:
+			remove(i)
+		case strict:
+			return false, false
+		}
+	}
+	for _, e := range edits {
+		op := e.op
+		if not {
+			op = map[byte]byte{'-': '+', '+': '-'}[op]
+		}
+		if op == '+' && find(e) < 0 {
+			add(e)
+		}
+	}
+	return not, true
+}
+
+// updateResvUsers applies an update's Users= to r.
 func updateResvUsers(r *resvRecord, list string) ([]string, []uint32, bool, int32) {
-	if !strings.HasPrefix(list, "+") && !(strings.HasPrefix(list, "-") && !r.UsersNot && len(r.Users) > 0) {
+	edits, modify, ok := parseListEdit(list)
+	if !ok {
+		return nil, nil, false, errnoUserIDMissing
+	}
+	if !modify {
 		return parseResvUsers(list)
 	}
 	names, uids := slices.Clone(r.Users), slices.Clone(r.UIDs)
-	for _, u := range strings.Split(list, ",") {
-		if len(u) < 2 || (u[0] != '+' && u[0] != '-') {
+	edited := make([]uint32, len(edits))
+	for i, e := range edits {
+		n, id, not, errno := parseResvUsers(e.name)
+		if errno != 0 || not { // "--alice": Slurm looks up a user named "-alice"
 			return nil, nil, false, errnoUserIDMissing
 		}
-		n, id, _, errno := parseResvUsers(u[1:])
-		if errno != 0 {
-			return nil, nil, false, errno
-		}
-		i := slices.Index(uids, id[0])
-		switch {
-		case u[0] == '+' && i < 0:
-			names, uids = append(names, n[0]), append(uids, id[0])
-		case u[0] == '-' && i < 0:
-			return nil, nil, false, errnoUserIDMissing
-		case u[0] == '-':
-			names, uids = slices.Delete(names, i, i+1), slices.Delete(uids, i, i+1)
-		}
+		edits[i].name, edited[i] = n[0], id[0]
 	}
-	return names, uids, r.UsersNot && len(uids) > 0, 0
+	uidOf := func(e listEdit) uint32 { return edited[slices.Index(edits, e)] }
+	not, ok := applyListEdit(len(uids), edits, false, func(e listEdit) int { return slices.Index(uids, uidOf(e)) },
+		func(i int) {
+			uids = slices.Delete(uids, i, i+1)
+			if i < len(names) {
+				names = slices.Delete(names, i, i+1)
+			}
+		},
+		func(e listEdit) { names, uids = append(names, e.name), append(uids, uidOf(e)) })
+	if !ok {
+		return nil, nil, false, errnoUserIDMissing
+	}
+	return names, uids, not, 0
 }
 
-// updateResvAccounts applies an update's Accounts= to r as updateResvUsers does users.
+// updateResvAccounts applies an update's Accounts= to r.
 func updateResvAccounts(r *resvRecord, list string) ([]string, bool, int32) {
-	if !strings.HasPrefix(list, "+") && !(strings.HasPrefix(list, "-") && !r.AccountsNot && len(r.Accounts) > 0) {
+	edits, modify, ok := parseListEdit(list)
+	if !ok {
+		return nil, false, errnoInvalidAccount
+	}
+	if !modify {
 		return parseResvAccounts(list)
 	}
 	names := slices.Clone(r.Accounts)
-	for _, a := range strings.Split(list, ",") {
-		if len(a) < 2 || (a[0] != '+' && a[0] != '-') {
-			return nil, false, errnoInvalidAccount
-		}
-		i := slices.Index(names, a[1:])
-		switch {
-		case a[0] == '+' && i < 0:
-			names = append(names, a[1:])
-		case a[0] == '-' && i < 0:
-			return nil, false, errnoInvalidAccount
-		case a[0] == '-':
-			names = slices.Delete(names, i, i+1)
-		}
+	not, ok := applyListEdit(len(names), edits, true, func(e listEdit) int { return slices.Index(names, e.name) },
+		func(i int) { names = slices.Delete(names, i, i+1) },
+		func(e listEdit) { names = append(names, e.name) })
+	if !ok {
+		return nil, false, errnoInvalidAccount
 	}
-	return names, r.AccountsNot && len(names) > 0, 0
+	return names, not, 0
 }
 
 // handleDeleteResv serves MsgDeleteResv.
