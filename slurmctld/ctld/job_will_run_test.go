@@ -133,3 +133,27 @@ func TestWillRun_UnholdableWithoutExplanation(t *testing.T) {
 		}
 	}
 }
+
+// TestWillRun_RoomiestNodes: as the scheduler's selection, --test-only aims at the job's
+// node count: beside a job leaving n1 one CPU, a plain -n job that one node can hold is
+// answered with the roomiest node (n2, first of the equals; Slurm 22.05 did so), not with
+// n1 and n2 in order; a
+// job no single node holds still fills nodes in order.
+func TestWillRun_RoomiestNodes(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 3, CPUs: 4})
+	f.startNodes("n1", "n2", "n3")
+	busy := script("sleep 1000")
+	busy.NumTasks = 3
+	f.waitState(f.mustSubmit(busy), states.JobRunning)
+	for _, c := range []struct {
+		tasks uint32
+		nodes string
+	}{{4, "n2"}, {5, "n[1-2]"}} {
+		d := script("true")
+		d.NumTasks = c.tasks
+		rep, err := f.willRun(d)
+		if err != nil || rep.NodeList != c.nodes {
+			t.Errorf("-n%d: %q (%v), want %s", c.tasks, rep.NodeList, err, c.nodes)
+		}
+	}
+}

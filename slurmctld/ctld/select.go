@@ -1,6 +1,9 @@
 package ctld
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
@@ -125,6 +128,43 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 		chosen = append(chosen, cand{name, c})
 		total += c
 	}
+	// As the scheduler plugins' selection (Slurm's select plugin): the job aims at its -N
+	// maximum, else its minimum; when the first nodes in order overshoot that, the roomiest
+	// nodes that make it are taken instead, first in order among equals.
+	want := j.MaxNodes
+	if want == 0 {
+		want = max(j.MinNodes, 1)
+	}
+	if uint32(len(chosen)) > want && len(req) < int(want) {
+		var others []cand
+		for _, name := range p.nodes {
+			if seen[name] || inList(exc, name) {
+				continue
+			}
+			if c, ok := capOf(name); ok {
+				others = append(others, cand{name, c})
+			}
+		}
+		slices.SortStableFunc(others, func(a, b cand) int { return cmp.Compare(b.cap, a.cap) })
+		roomy, sum := slices.Clone(chosen[:len(req)]), uint32(0)
+		for _, c := range roomy {
+			sum += c.cap
+		}
+		for _, c := range others {
+			if uint32(len(roomy)) >= j.MinNodes && sum >= j.NumTasks || uint32(len(roomy)) >= want {
+				break
+			}
+			roomy, sum = append(roomy, c), sum+c.cap
+		}
+		if uint32(len(roomy)) >= j.MinNodes && sum >= j.NumTasks {
+			order := make(map[string]int, len(p.nodes))
+			for i, name := range p.nodes {
+				order[name] = i
+			}
+			slices.SortStableFunc(roomy[len(req):], func(a, b cand) int { return cmp.Compare(order[a.name], order[b.name]) })
+			chosen, total = roomy, sum
+		}
+	}
 	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
 		return allocation{}, false
 	}
@@ -136,7 +176,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	left := j.NumTasks
 	for i := range chosen {
 		tasks[i] = 1
-		left--
+		left -= min(left, 1)
 	}
 	for i := range chosen {
 		add := min(left, chosen[i].cap-tasks[i])
