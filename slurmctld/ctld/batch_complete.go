@@ -72,7 +72,12 @@ func (c *Controller) handleBatchJobComplete(ctx context.Context, req *wire.Reque
 	// (epilog_wait.go).
 	ch.completing = c.awaitEpilogs(j.JobID, j.Nodes)
 	nodes := append([]string(nil), j.Nodes...)
-	p, err := c.apply(ch)
+	var apply change = ch
+	if requeue, hold := c.requeueOnExit(ch); requeue { // job_requeue_exit.go
+		apply = requeueJob{jobID: j.JobID, now: now, completing: ch.completing, hold: hold, specialExit: hold,
+			exitCode: ch.exitCode, setExit: true}
+	}
+	p, err := c.apply(apply)
 	c.mu.Unlock()
 	if err != nil {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "completion not applied: %v", err)

@@ -55,6 +55,11 @@ type requeueJob struct {
 	now         int64
 	completing  bool // the old incarnation still runs on its nodes: keep them until it ends
 	hold, admin bool // requeuehold
+	// RequeueExit and RequeueExitHold (job_requeue_exit.go): the exit status the batch
+	// script ended with, and, when held, the SPECIAL_EXIT state.
+	exitCode    uint32
+	setExit     bool
+	specialExit bool
 }
 
 func (ch requeueJob) plan(t *tables) (*effects, error) {
@@ -73,6 +78,12 @@ func (ch requeueJob) plan(t *tables) (*effects, error) {
 	} else {
 		n.State = uint32(states.JobPending)
 		clearAllocation(n)
+	}
+	if ch.setExit {
+		n.ExitCode = ch.exitCode
+	}
+	if ch.specialExit {
+		n.State |= uint32(states.JobSpecialExit)
 	}
 	if ch.hold {
 		n.Priority, n.AdminHold = 0, ch.admin

@@ -264,6 +264,7 @@ func (c *Controller) holdRelease(n *jobRecord, action uint16, priv bool, prio *u
 			n.State &^= uint32(states.JobResvDelHold)
 			n.StateDesc = ""
 		}
+		n.State &^= uint32(states.JobSpecialExit) // requeued held by RequeueExitHold
 	}
 	return 0
 }

@@ -225,8 +225,9 @@ func (ch endJob) plan(t *tables) (*effects, error) {
 	}
 	n.EndTime = ch.end
 	if s.Base() == states.JobPending {
-		// A requeued job whose old incarnation ended (job_requeue.go): pending again.
-		n.State = uint32(states.JobPending)
+		// A requeued job whose old incarnation ended (job_requeue.go): pending again, still
+		// SPECIAL_EXIT when RequeueExitHold requeued it.
+		n.State = uint32(states.JobPending) | j.State&uint32(states.JobSpecialExit)
 		clearAllocation(n)
 		return &effects{jobs: []*jobRecord{n}}, nil
 	}
