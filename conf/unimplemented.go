@@ -39,8 +39,6 @@ var unimplementedKeys = []unimplementedKey{
 	{"RebootProgram", valueSet, "nodes are not rebooted (scontrol reboot)"},
 	{"SuspendProgram", valueSet, "idle nodes are not powered down"},
 	{"ResumeProgram", valueSet, "powered-down nodes are not resumed"},
-	{"ResvProlog", valueSet, "it is not run when a reservation starts"},
-	{"ResvEpilog", valueSet, "it is not run when a reservation ends"},
 	{"MpiDefault", notOneOf("none", "pmi2", "openmpi"), "srun serves only PMI-1/PMI-2 (mpi/pmi2): steps run without PMI"},
 }
 

@@ -251,20 +251,22 @@ func (c *Controller) runCtldScript(pattern string, env []string) (status int, ti
 		return 127 << 8, false
 	}
 	for _, p := range paths {
-		if status, timedOut = c.runOneCtldScript(p, env); status != 0 {
+		if status, timedOut = c.runOneCtldScript(p, nil, env); status != 0 {
 			return status, timedOut
 		}
 	}
 	return 0, false
 }
 
-func (c *Controller) runOneCtldScript(path string, env []string) (int, bool) {
+// runOneCtldScript runs path with args and only env as its environment, in a process group
+// of its own, bounded by PrologEpilogTimeout, and returns its wait(2) status.
+func (c *Controller) runOneCtldScript(path string, args, env []string) (int, bool) {
 	if !filepath.IsAbs(path) || unix.Access(path, unix.R_OK|unix.X_OK) != nil {
 		c.log.Error("script can not be executed", "path", path)
 		return 127 << 8, false
 	}
 	var out bytes.Buffer
-	cmd := exec.Command(path)
+	cmd := exec.Command(path, args...)
 	cmd.Env = append([]string{}, env...)
 	cmd.Dir = "/"
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -17,12 +17,14 @@ import (
 // it and, unless the reservation had NO_HOLD_JOBS_AFTER_END, is held (RESV_DEL_HOLD, reason
 // ReservationDeleted) until released, as in Slurm.
 
-// tickResvs replaces the unusable nodes of reservations and ends every reservation whose
-// window has passed. The limits loop calls it each second.
+// tickResvs replaces the unusable nodes of reservations, runs ResvProlog for each that has
+// started and ResvEpilog for each that has ended (resv_scripts.go), and ends every
+// reservation whose window has passed. The limits loop calls it each second.
 func (c *Controller) tickResvs() {
 	now := c.now().Unix()
 	c.mu.Lock()
 	var chs multi
+	var scripts []resvScript
 	for _, r := range c.t.resvs {
 		if r.EndTime > now && c.purgeIdle(r, now) {
 			c.log.Info("reservation purged: idle for its PURGE_COMP time", "reservation", r.Name)
@@ -30,15 +32,33 @@ func (c *Controller) tickResvs() {
 			continue
 		}
 		if r.EndTime > now {
-			if n := c.t.replacedNodes(r, now); n != nil {
+			n := c.t.replacedNodes(r, now)
+			if n != nil {
 				c.log.Info("reservation's unusable nodes replaced", "reservation", r.Name, "nodes", hostlist.Compress(n.Nodes))
+			}
+			if r.StartTime <= now && !r.PrologRan {
+				if n == nil {
+					n = r.clone()
+				}
+				n.PrologRan = true
+				scripts = append(scripts, resvScript{"ResvProlog", r.Name})
+			}
+			if n != nil {
 				chs = append(chs, changeResv{put: n})
 			}
 			continue
 		}
+		// The window has passed: whichever script has not run for it runs now.
+		if !r.PrologRan {
+			scripts = append(scripts, resvScript{"ResvProlog", r.Name})
+		}
+		if !r.EpilogRan {
+			scripts = append(scripts, resvScript{"ResvEpilog", r.Name})
+		}
 		if r.recurs() {
 			n := r.clone()
 			n.StartTime, n.EndTime = nextWindow(r, now)
+			n.PrologRan, n.EpilogRan = false, false
 			chs = append(chs, changeResv{put: n})
 			continue
 		}
@@ -71,6 +91,7 @@ func (c *Controller) tickResvs() {
 		c.log.Error("cannot change reservations", "err", err)
 		return
 	}
+	c.runResvScripts(scripts)
 	c.wake()
 }
 

@@ -51,7 +51,12 @@ type resvRecord struct {
 	Accounts      []string `codec:"accounts"`
 	AccountsNot   bool     `codec:"accounts_not"`
 	PurgeCompTime uint32   `codec:"purge_comp_time"`
-	MaxStartDelay uint32   `codec:"max_start_delay"`
+	// PrologRan and EpilogRan: ResvProlog and ResvEpilog ran for the current window (Slurm's
+	// RESV_CTLD_PROLOG and RESV_CTLD_EPILOG), so a restarted controller does not run them
+	// again.
+	PrologRan     bool   `codec:"prolog_ran,omitempty"`
+	EpilogRan     bool   `codec:"epilog_ran,omitempty"`
+	MaxStartDelay uint32 `codec:"max_start_delay"`
 }
 
 func (r *resvRecord) clone() *resvRecord {
