@@ -134,11 +134,11 @@ func TestWillRun_UnholdableWithoutExplanation(t *testing.T) {
 	}
 }
 
-// TestWillRun_RoomiestNodes: as the scheduler's selection, --test-only aims at the job's
-// node count: beside a job leaving n1 one CPU, a plain -n job that one node can hold is
-// answered with the roomiest node (n2, first of the equals; Slurm 22.05 did so), not with
-// n1 and n2 in order; a job no single node holds still fills nodes in order.
-func TestWillRun_RoomiestNodes(t *testing.T) {
+// TestWillRun_NodeChoice: --test-only chooses nodes as the scheduler's selection does
+// (select/cons_tres's): beside a job leaving n1 one CPU, a plain -n job that one node can
+// hold is answered with the smallest node that holds it (n2, first of the equals), not with
+// n1 and n2 in order; a job no single node holds fills nodes in order.
+func TestWillRun_NodeChoice(t *testing.T) {
 	f := newFixture(t, ctld.TestConfig{Nodes: 3, CPUs: 4})
 	f.startNodes("n1", "n2", "n3")
 	busy := script("sleep 1000")

@@ -1,9 +1,6 @@
 package ctld
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
@@ -114,55 +111,47 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 		total += c
 		seen[name] = true
 	}
-	for _, name := range p.nodes {
-		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
-			break
-		}
-		if seen[name] || inList(exc, name) {
-			continue
-		}
-		c, ok := capOf(name)
-		if !ok {
-			continue
-		}
-		chosen = append(chosen, cand{name, c})
-		total += c
-	}
-	// As the scheduler plugins' selection (Slurm's select plugin): the job aims at its -N
-	// maximum, else its minimum; when the first nodes in order overshoot that, the roomiest
-	// nodes that make it are taken instead, first in order among equals.
 	want := j.MaxNodes
 	if want == 0 {
 		want = max(j.MinNodes, 1)
 	}
-	if uint32(len(chosen)) > want && len(req) < int(want) {
-		var others []cand
+	if len(req) == 0 {
+		// As the scheduler plugins' selection: select/cons_tres's choice (ChooseNodes).
+		var cands []cand
+		var caps []uint32
+		var pos []int
 		for _, name := range p.nodes {
-			if seen[name] || inList(exc, name) {
+			if inList(exc, name) {
 				continue
 			}
 			if c, ok := capOf(name); ok {
-				others = append(others, cand{name, c})
+				cands = append(cands, cand{name, c})
+				caps = append(caps, c)
+				pos = append(pos, t.nodes[name].order)
 			}
 		}
-		slices.SortStableFunc(others, func(a, b cand) int { return cmp.Compare(b.cap, a.cap) })
-		roomy, sum := slices.Clone(chosen[:len(req)]), uint32(0)
-		for _, c := range roomy {
-			sum += c.cap
+		picked, ok := selection.ChooseNodes(caps, pos, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+		if !ok {
+			return allocation{}, false
 		}
-		for _, c := range others {
-			if uint32(len(roomy)) >= j.MinNodes && sum >= j.NumTasks || uint32(len(roomy)) >= want {
+		for _, k := range picked {
+			chosen = append(chosen, cands[k])
+			total += cands[k].cap
+		}
+	} else {
+		for _, name := range p.nodes {
+			if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
 				break
 			}
-			roomy, sum = append(roomy, c), sum+c.cap
-		}
-		if uint32(len(roomy)) >= j.MinNodes && sum >= j.NumTasks {
-			order := make(map[string]int, len(p.nodes))
-			for i, name := range p.nodes {
-				order[name] = i
+			if seen[name] || inList(exc, name) {
+				continue
 			}
-			slices.SortStableFunc(roomy[len(req):], func(a, b cand) int { return cmp.Compare(order[a.name], order[b.name]) })
-			chosen, total = roomy, sum
+			c, ok := capOf(name)
+			if !ok {
+				continue
+			}
+			chosen = append(chosen, cand{name, c})
+			total += c
 		}
 	}
 	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {

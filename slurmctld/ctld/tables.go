@@ -188,8 +188,9 @@ type nodeRecord struct {
 // nodeEntry is one node in memory: its configuration, its durable record and what the
 // controller derives at run time (allocation, contact).
 type nodeEntry struct {
-	conf *conf.Node
-	rec  nodeRecord
+	conf  *conf.Node
+	rec   nodeRecord
+	order int // position in the configuration (tables.nodeOrder)
 	// Derived from the jobs holding the node.
 	allocCPUs uint32
 	allocMem  uint64
@@ -322,6 +323,7 @@ func newTables(cfg *conf.Config) *tables {
 			}
 		}
 		e.rec.State = uint32(st)
+		e.order = len(t.nodeOrder)
 		t.nodes[n.Name] = e
 		t.nodeOrder = append(t.nodeOrder, n.Name)
 	}

@@ -147,38 +147,72 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		total += n
 		seen[name] = true
 	}
-	// The partition's nodes are scanned by pool index (this runs once per job and
-	// candidate time in a backfill pass), each node once.
-	nreq, reqTotal := len(chosen), total
-	for _, i := range p.partIndex(part) {
-		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
-			break
-		}
-		f := &p.nodes[i]
-		name := f.Node.Name
-		if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
-			continue
-		}
-		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
-		if !ok {
-			continue
-		}
-		chosen = append(chosen, cand{name, n})
-		total += n
-	}
 	// Slurm's select plugin aims at the node count the job asks for: its -N maximum, else
-	// its minimum (one node for a plain -n job). When the first nodes in order have too
-	// little room for that, the roomiest nodes that make it are taken instead (first in
-	// order among equals): recorded on Slurm 22.05, beside a -N2 -n64 job placed 63+1 on n1
-	// and n2, a -n64 job ran on n3 alone and a -N2 -n128 one on n3 and n4, while a -n65 job,
-	// which no single node could hold, went on n1, n2 and n3 in order.
+	// its minimum (one node for a plain -n job).
 	want := j.MaxNodes
 	if want == 0 {
 		want = max(j.MinNodes, 1)
 	}
-	if uint32(len(chosen)) > want && uint32(nreq) < want {
-		if roomy, ok := p.roomiest(j, part, c, alt, chosen[:nreq], reqTotal, want, cpt, whole, rm); ok {
-			chosen = roomy
+	nreq, reqTotal := len(chosen), total
+	if nreq == 0 {
+		// Without --nodelist, as select/cons_tres chooses (ChooseNodes): recorded on Slurm
+		// 22.05, beside a -N2 -n64 job placed 63+1 on n1 and n2, a -n3 job ran on n2 (the
+		// smallest node that holds it), a -n64 job on n3, a -N2 -n128 one on n3 and n4, and
+		// a -n65 job, which no single node could hold, on n1, n2 and n3 in order.
+		var cands []cand
+		var caps []uint32
+		var pos []int
+		for _, i := range p.partIndex(part) {
+			f := &p.nodes[i]
+			name := f.Node.Name
+			if p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
+				continue
+			}
+			n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
+			if !ok {
+				continue
+			}
+			cands = append(cands, cand{name, n})
+			caps = append(caps, n)
+			pos = append(pos, i)
+		}
+		picked, ok := ChooseNodes(caps, pos, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+		if !ok {
+			return Alloc{}, false
+		}
+		for _, k := range picked {
+			chosen = append(chosen, cands[k])
+			total += cands[k].cap
+		}
+	} else {
+		// The partition's nodes are scanned by pool index (this runs once per job and
+		// candidate time in a backfill pass), each node once.
+		for _, i := range p.partIndex(part) {
+			if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
+				break
+			}
+			f := &p.nodes[i]
+			name := f.Node.Name
+			if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
+				continue
+			}
+			n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
+			if !ok {
+				continue
+			}
+			chosen = append(chosen, cand{name, n})
+			total += n
+		}
+		// With --nodelist nodes, when the first nodes in order have too little room for the
+		// count aimed at, the roomiest nodes that make it are taken instead.
+		if uint32(len(chosen)) > want && uint32(nreq) < want {
+			if roomy, ok := p.roomiest(j, part, c, alt, chosen[:nreq], reqTotal, want, cpt, whole, rm); ok {
+				chosen = roomy
+				total = 0
+				for _, cd := range chosen {
+					total += cd.cap
+				}
+			}
 		}
 	}
 	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {

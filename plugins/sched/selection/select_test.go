@@ -74,11 +74,11 @@ func TestSelect_MaxCPUsPerNode(t *testing.T) {
 	}
 }
 
-// TestSelect_NodeCountLimit: Slurm aims at a job's -N maximum, else its minimum: when the
-// first nodes in order have too little room for that (beside a -N2 -n64 job placed 63+1 on
-// n1 and n2), the roomiest nodes are taken instead, first in order among equals; when no
-// such set exists the nodes fill in order. Every case is what the reference did (Slurm
-// 22.05, the same jobs, 64-CPU nodes).
+// TestSelect_NodeCountLimit: Slurm aims at a job's -N maximum, else its minimum (beside a
+// -N2 -n64 job placed 63+1 on n1 and n2): a one-node job takes the smallest node that holds
+// it; a job whose maximum the nodes in order would overshoot leaves out the nodes with
+// least room, a size at a time; otherwise nodes fill in order. Every case is what the
+// reference did (Slurm 22.05, the same jobs, 64-CPU nodes).
 func TestSelect_NodeCountLimit(t *testing.T) {
 	nodes := []scheduler.Node{gresNode("n1", 64), gresNode("n2", 64), gresNode("n3", 64), gresNode("n4", 64)}
 	p := NewPool(Mode{CPUs: true}, nodes)
@@ -89,6 +89,8 @@ func TestSelect_NodeCountLimit(t *testing.T) {
 		cpus            []uint32
 	}{
 		{1, 1, 64, []string{"n3"}, []uint32{64}},
+		{1, 0, 3, []string{"n2"}, []uint32{3}},
+		{1, 0, 1, []string{"n1"}, []uint32{1}},
 		{1, 0, 64, []string{"n3"}, []uint32{64}},
 		{2, 2, 128, []string{"n3", "n4"}, []uint32{64, 64}},
 		{1, 2, 64, []string{"n1", "n2"}, []uint32{1, 63}},

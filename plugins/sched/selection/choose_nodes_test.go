@@ -1,0 +1,52 @@
+package selection
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestChooseNodes: select/cons_tres's choice on free task counts. The cases on four 64-CPU
+// nodes, and the short run passed over (n2 taken whole), are what Slurm 22.05 did; the
+// others follow its code (_eval_nodes).
+func TestChooseNodes(t *testing.T) {
+	for _, c := range []struct {
+		what                  string
+		caps                  []uint32
+		min, max, want, tasks uint32
+		chosen                []int // nil: no choice
+	}{
+		{"one node: the smallest that holds the job", []uint32{1, 63, 64, 64}, 1, 0, 1, 3, []int{1}},
+		{"one node: exact fit first", []uint32{1, 63, 64, 64}, 1, 0, 1, 64, []int{2}},
+		{"no single node: in order", []uint32{1, 63, 64, 64}, 1, 0, 1, 65, []int{0, 1, 2}},
+		{"-N2: nodes with least room left out", []uint32{1, 63, 64, 64}, 2, 2, 2, 128, []int{2, 3}},
+		{"-N1-2: in order within the maximum", []uint32{1, 63, 64, 64}, 1, 2, 2, 64, []int{0, 1}},
+		{"-N1-3", []uint32{1, 63, 64, 64}, 1, 3, 3, 100, []int{0, 1, 2}},
+		{"the last node allowed must finish the job", []uint32{10, 20, 64}, 1, 2, 2, 70, []int{0, 2}},
+		{"a run too short for -N2 is passed over", []uint32{64, 0, 64, 64}, 2, 2, 2, 8, []int{2, 3}},
+		{"the tightest run that holds the job", []uint32{8, 8, 0, 64, 64}, 2, 2, 2, 8, []int{0, 1}},
+		{"too few tasks in all", []uint32{1, 2, 3}, 1, 0, 1, 7, nil},
+		{"too few nodes", []uint32{64, 0, 0}, 2, 0, 2, 2, nil},
+		{"-N1 beyond any node", []uint32{1, 63, 64, 64}, 1, 1, 1, 65, nil},
+	} {
+		pos := make([]int, len(c.caps))
+		for i := range pos {
+			pos[i] = i
+		}
+		// The nodes that cannot serve the job are not candidates, as the callers build them.
+		var caps []uint32
+		var at []int
+		for i, n := range c.caps {
+			if n > 0 {
+				caps, at = append(caps, n), append(at, pos[i])
+			}
+		}
+		got, ok := ChooseNodes(caps, at, c.min, c.max, c.want, c.tasks)
+		var nodes []int
+		for _, k := range got {
+			nodes = append(nodes, at[k])
+		}
+		if ok != (c.chosen != nil) || !slices.Equal(nodes, c.chosen) {
+			t.Errorf("%s: %v (ok %v), want %v", c.what, nodes, ok, c.chosen)
+		}
+	}
+}
