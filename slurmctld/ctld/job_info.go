@@ -150,6 +150,11 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		info.StateDesc = d // the scheduler's text for the reason (sched_cycle.go)
 	}
 	c.jobInfoExtra(j, d, &info) // job_info_show.go
+	if s := j.state(); (s.IsRunning() || s.IsSuspended()) && j.TimeLimit == wire.Infinite && j.EndTime == 0 && j.StartTime != 0 {
+		// Slurm's job_end_time_reset: a job without a time limit ends a year after its start
+		// (squeue shows END_TIME NONE for it, scontrol EndTime=Unknown).
+		info.EndTime = j.StartTime + yearSeconds
+	}
 	if j.state().IsPending() && j.EligibleTime > j.SubmitTime {
 		// Slurm shows a deferred job's expected start as its begin time.
 		info.StartTime = j.EligibleTime
