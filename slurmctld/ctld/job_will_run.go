@@ -110,23 +110,47 @@ func (t *tables) willRun(j *jobRecord, p *partEntry, trackMem bool, now int64) (
 		}
 		return cmp.Compare(x.JobID, y.JobID)
 	})
-	for _, r := range running {
+	// As Slurm's _will_run_test: the jobs ending within willRunWindow of the first of a
+	// group end together, and the job is tried after each group; it starts when the last
+	// job of the group that made room ends.
+	var first int64
+	var last *jobRecord
+	for i, r := range running {
 		if !overlaps(r.Nodes, p.nodes) {
 			continue // frees nothing this job could use
 		}
-		future.release(r)
-		if a, ok := future.selectNodes(j, p, trackMem); ok {
-			return max(endEstimate(r, now), now), a, true
+		if last == nil {
+			first = endEstimate(r, now)
 		}
+		future.release(r)
+		last = r
+		if i+1 < len(running) && endEstimate(running[i+1], now) <= first+willRunWindow {
+			continue
+		}
+		if a, ok := future.selectNodes(j, p, trackMem); ok {
+			end := endEstimate(last, now)
+			if end <= now {
+				end = now + 1
+			}
+			return end, a, true
+		}
+		last = nil
 	}
 	return 0, allocation{}, false
 }
 
+// willRunWindow is how close (seconds) the ends of running jobs must be for will-run to let
+// them end together (Slurm's time_window).
+const willRunWindow = 30
+
 // endEstimate is when a running job will have ended at the latest: its end time, or, with
-// no time limit, a year from now (Slurm's stand-in for INFINITE).
+// no time limit, a year after its start (Slurm's end time for INFINITE).
 func endEstimate(j *jobRecord, now int64) int64 {
 	if j.EndTime == 0 {
-		return now + 365*24*3600
+		if j.StartTime == 0 {
+			return now + yearSeconds
+		}
+		return j.StartTime + yearSeconds
 	}
 	return j.EndTime
 }

@@ -156,3 +156,34 @@ func TestWillRun_NodeChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestWillRun_EndsWithinWindow: running jobs ending within 30 s of one another end together
+// in the answer (Slurm's _will_run_test time_window): beside two jobs ending 10 s apart on
+// n1 and n2, a two-node job is answered with both nodes at the later end, not with n1 and
+// n3 at the earlier one; a job without a time limit ends a year after its start.
+func TestWillRun_EndsWithinWindow(t *testing.T) {
+	clk := &fakeClock{}
+	f := newFixture(t, ctld.TestConfig{Nodes: 3, CPUs: 4, Now: clk.now})
+	f.startNodes("n1", "n2", "n3")
+	first := script("sleep 1000")
+	first.NumTasks, first.TimeLimit = 4, 10
+	a := f.waitState(f.mustSubmit(first), states.JobRunning) // n1
+	clk.advance(10 * time.Second)
+	b := f.waitState(f.mustSubmit(first), states.JobRunning) // n2, ends 10 s later
+	if a.NodeList != "n1" || b.NodeList != "n2" {
+		t.Fatalf("running on %s and %s; want n1 and n2", a.NodeList, b.NodeList)
+	}
+	d := script("true")
+	d.MinNodes, d.NumTasks = 2, 8
+	rep, err := f.willRun(d)
+	if err != nil || rep.StartTime != b.StartTime+600 || rep.NodeList != "n[1-2]" {
+		t.Errorf("two nodes: %+v %v, want start %d (the later end) on n[1-2]", rep, err, b.StartTime+600)
+	}
+	forever := script("sleep 1000")
+	forever.NumTasks = 4
+	c := f.waitState(f.mustSubmit(forever), states.JobRunning) // n3, no time limit
+	d.MinNodes, d.NumTasks = 3, 12
+	if rep, err = f.willRun(d); err != nil || c.NodeList != "n3" || rep.StartTime != c.StartTime+365*24*3600 {
+		t.Errorf("three nodes: %+v %v, want start %d (a year after the unlimited job's start)", rep, err, c.StartTime+365*24*3600)
+	}
+}
