@@ -143,7 +143,7 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if d.MinNodes == 0 && (d.MaxNodes == 0 || d.MaxNodes == wire.NoVal) && !d.Hold {
 		// -N 0: Slurm allows a zero-node job only to stage a burst buffer, which Orbit has
 		// not; its submit-time node selection refuses it, which a held job skips. (Its
-		// --test-only answers with a start "using 0 processors"; Orbit refuses that too.)
+		// --test-only answers with a start "using 0 processors": job_will_run.go.)
 		return nil, slurmErr(errnoInvalidNodeCount)
 	}
 	j.MinNodes = d.MinNodes

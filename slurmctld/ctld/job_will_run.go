@@ -23,10 +23,22 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 		return nil, err
 	}
 	d := req.Body.(*wire.JobWillRunRequest).Job
-	if d.Script == "" { // srun --test-only: an allocation has no script
+	batch := d.Script != ""
+	if !batch { // srun --test-only: an allocation has no script
 		d.Script = interactivePlaceholder
 	}
 	now := c.now().Unix()
+	// A batch job's -N0, which a submission refuses (job_submit.go), is tested as Slurm
+	// tests it: with tasks given, as one node; without, as a job of no nodes that could
+	// start now. srun --test-only -N0 is refused as its submission would be.
+	noNodes := false
+	if batch && d.MinNodes == 0 && (d.MaxNodes == 0 || d.MaxNodes == wire.NoVal) {
+		if d.NumTasks == wire.NoVal || d.NumTasks == 0 {
+			noNodes, d.Hold = true, true // held, the submission path takes -N0
+		} else {
+			d.MinNodes = 1
+		}
+	}
 	j, err := c.newJob(&d, id, now)
 	if err != nil {
 		var we *wire.Error
@@ -46,6 +58,9 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 	c.t.nextJobID++
 	if j.Priority != 0 {
 		j.Priority = max(c.t.lowPrio-1, 1)
+	}
+	if noNodes {
+		return &wire.JobWillRunReply{JobID: j.JobID, StartTime: now, Partition: j.Partition}, nil
 	}
 	part := c.t.parts[j.Partition]
 	usable, at := c.t.resvPart(j, part, now) // resv_jobs.go

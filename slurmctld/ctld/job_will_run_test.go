@@ -187,3 +187,26 @@ func TestWillRun_EndsWithinWindow(t *testing.T) {
 		t.Errorf("three nodes: %+v %v, want start %d (a year after the unlimited job's start)", rep, err, c.StartTime+365*24*3600)
 	}
 }
+
+// TestWillRun_ZeroNodes: a batch job's -N0, which a submission refuses, is tested as Slurm
+// tests it: alone, as a job of no nodes that could start now ("using 0 processors on nodes
+// in partition debug"); with tasks, as one node. An allocation's -N0 is refused.
+func TestWillRun_ZeroNodes(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	f := newFixture(t, ctld.TestConfig{Nodes: 2, CPUs: 4, Now: func() time.Time { return now }})
+	f.startNodes("n1", "n2")
+	d := script("true")
+	d.MinNodes, d.MaxNodes = 0, 0
+	rep, err := f.willRun(d)
+	if err != nil || rep.StartTime != now.Unix() || rep.ProcCnt != 0 || rep.NodeList != "" || rep.Partition != "debug" {
+		t.Errorf("-N0: %+v %v, want a start now on no nodes in debug", rep, err)
+	}
+	d.NumTasks = 2
+	if rep, err = f.willRun(d); err != nil || rep.NodeList != "n1" || rep.ProcCnt != 2 {
+		t.Errorf("-N0 -n2: %+v %v, want 2 CPUs on n1", rep, err)
+	}
+	d.Script = "" // srun --test-only
+	if _, err := f.willRun(d); wireErrno(err) != 2006 {
+		t.Errorf("srun -N0: %v, want errno 2006 (Node count specification invalid)", err)
+	}
+}
