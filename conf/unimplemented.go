@@ -34,7 +34,6 @@ var unimplementedKeys = []unimplementedKey{
 	{"PreemptType", notOneOf("preempt/none", "preempt/partition_prio"), "only preempt/partition_prio preempts jobs; QOS preemption needs the accounting database"},
 	{"JobSubmitPlugins", valueSet, "job submit plugins are not run"},
 	{"AccountingStorageEnforce", notOneOf("none", "0"), "association, QOS and limit enforcement is not done"},
-	{"InactiveLimit", notOneOf("0"), "allocations of unresponsive srun and salloc are not ended"},
 	{"UnkillableStepProgram", valueSet, "it is not run for unkillable steps"},
 	{"RebootProgram", valueSet, "nodes are not rebooted (scontrol reboot)"},
 	{"SuspendProgram", valueSet, "idle nodes are not powered down"},

@@ -182,8 +182,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	s.jobID = uint32(jobID)
 	s.printJobInformation(ctx, s.alloc) // verbose.go
+	var stopAlive func()
+	if s.allocated {
+		stopAlive = s.keepAllocAlive(ctx) // inactive_limit.go
+	}
 	code := s.runStepWithScripts(ctx, stdin)
 	if s.allocated {
+		stopAlive()
 		s.release(ctx, code)
 	}
 	if s.stepEnded != nil {

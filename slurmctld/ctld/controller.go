@@ -104,6 +104,7 @@ type Controller struct {
 	health healthCheckState // HealthCheckInterval rounds (node_health_check.go)
 	stats  ctldStats        // sdiag's statistics (stats.go)
 	epilog epilogWait       // COMPLETING jobs waiting for their nodes' epilogs (epilog_wait.go)
+	heard  allocActivity    // when each interactive allocation's client was last heard (job_inactive.go)
 	plug   schedPlugin      // the scheduler plugin and what it was last sent (sched_cycle.go)
 	// jobCache sizes the packed job-info replies (job_info_cache.go).
 	jobCache jobInfoCache

@@ -1,6 +1,7 @@
 package ctld
 
 import (
+	"slices"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -23,6 +24,7 @@ func (c *Controller) limitsLoop() {
 		}
 		c.sendWarnSignals() // job_warn_signal.go: --signal without B:
 		c.enforceTimeLimits()
+		c.reterminateCompleting() // job_inactive.go
 		c.purgeOldJobs()
 		c.tickResvs() // resv_end.go
 		c.checkNodeHealth()
@@ -34,8 +36,9 @@ func (j *jobRecord) runSeconds(now int64) int64 {
 	return j.PreSusTime + now - max(j.StartTime, j.SuspendTime)
 }
 
-// enforceTimeLimits ends every running job past its time limit plus OverTimeLimit: TIMEOUT
-// (reason TimeLimit) with COMPLETING, and a terminate to each of its nodes. The node kills the
+// enforceTimeLimits ends every running job past its time limit plus OverTimeLimit, and every
+// interactive allocation past InactiveLimit (job_inactive.go): TIMEOUT (reason TimeLimit or
+// InactiveLimit) with COMPLETING, and a terminate to each of its nodes. The node kills the
 // steps (SIGTERM, KillWait, SIGKILL) and the batch host reports the end, which releases the
 // nodes.
 func (c *Controller) enforceTimeLimits() {
@@ -58,6 +61,14 @@ func (c *Controller) enforceTimeLimits() {
 		chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailTimeout, end: now, completing: true})
 		victims = append(victims, victim{j.JobID, append([]string(nil), j.Nodes...)})
 	}
+	if limit := int64(c.config().InactiveLimit); limit > 0 {
+		for _, j := range c.inactiveJobs(now, limit) { // job_inactive.go
+			if !slices.ContainsFunc(victims, func(v victim) bool { return v.id == j.JobID }) {
+				chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: inactiveReason, end: now, completing: true})
+				victims = append(victims, victim{j.JobID, append([]string(nil), j.Nodes...)})
+			}
+		}
+	}
 	if len(chs) == 0 {
 		c.mu.Unlock()
 		return
@@ -72,7 +83,7 @@ func (c *Controller) enforceTimeLimits() {
 		return
 	}
 	for _, v := range victims {
-		c.log.Info("job reached its time limit", "job", v.id)
+		c.log.Info("job reached its time limit or InactiveLimit", "job", v.id)
 		c.sendNodes(agentTask{kind: taskTerminate, jobID: v.id, timedOut: true}, v.nodes) // one broadcast
 	}
 }

@@ -171,6 +171,9 @@ func (c *Controller) handleJobAllocInfo(_ context.Context, req *wire.Request) (a
 	if err != nil {
 		return nil, err
 	}
+	if j.state().IsRunning() && j.isInteractive() {
+		c.heard.heardFrom(j.JobID, c.now().Unix()) // InactiveLimit (job_inactive.go)
+	}
 	return c.allocInfo(j), nil
 }
 
