@@ -272,6 +272,21 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, g resvGroupsEdit
 type listEdit struct {
 	op   byte // '+', '-', or 0 for a plain name
 	name string
+	uid  uint32 // a user's, once looked up
+}
+
+// effectiveOp is e's operation on a list of refused names (not), where -x adds x and +x
+// removes it.
+func (e listEdit) effectiveOp(not bool) byte {
+	switch {
+	case !not:
+		return e.op
+	case e.op == '-':
+		return '+'
+	case e.op == '+':
+		return '-'
+	}
+	return e.op
 }
 
 // parseListEdit splits an update's list; modify says it adds or removes rather than sets.
@@ -299,11 +314,7 @@ func applyListEdit(n int, edits []listEdit, strict bool, find func(e listEdit) i
 	minus := slices.ContainsFunc(edits, func(e listEdit) bool { return e.op == '-' })
 	not = n == 0 && minus
 	for _, e := range edits {
-		op := e.op
-		if not { // on a list of refused names, -x adds x and +x would remove it
-			op = map[byte]byte{'-': '+', '+': '-'}[op]
-		}
-		if op != '-' {
+		if e.effectiveOp(not) != '-' {
 			continue
 		}
 		switch i := find(e); {
@@ -314,11 +325,7 @@ func applyListEdit(n int, edits []listEdit, strict bool, find func(e listEdit) i
 		}
 	}
 	for _, e := range edits {
-		op := e.op
-		if not {
-			op = map[byte]byte{'-': '+', '+': '-'}[op]
-		}
-		if op == '+' && find(e) < 0 {
+		if e.effectiveOp(not) == '+' && find(e) < 0 {
 			add(e)
 		}
 	}
@@ -335,23 +342,21 @@ func updateResvUsers(r *resvRecord, list string) ([]string, []uint32, bool, int3
 		return parseResvUsers(list)
 	}
 	names, uids := slices.Clone(r.Users), slices.Clone(r.UIDs)
-	edited := make([]uint32, len(edits))
 	for i, e := range edits {
 		n, id, not, errno := parseResvUsers(e.name)
 		if errno != 0 || not { // "--alice": Slurm looks up a user named "-alice"
 			return nil, nil, false, errnoUserIDMissing
 		}
-		edits[i].name, edited[i] = n[0], id[0]
+		edits[i].name, edits[i].uid = n[0], id[0]
 	}
-	uidOf := func(e listEdit) uint32 { return edited[slices.Index(edits, e)] }
-	not, ok := applyListEdit(len(uids), edits, false, func(e listEdit) int { return slices.Index(uids, uidOf(e)) },
+	not, ok := applyListEdit(len(uids), edits, false, func(e listEdit) int { return slices.Index(uids, e.uid) },
 		func(i int) {
 			uids = slices.Delete(uids, i, i+1)
-			if i < len(names) {
+			if i < len(names) { // names are empty when the uids are Groups= members
 				names = slices.Delete(names, i, i+1)
 			}
 		},
-		func(e listEdit) { names, uids = append(names, e.name), append(uids, uidOf(e)) })
+		func(e listEdit) { names, uids = append(names, e.name), append(uids, e.uid) })
 	if !ok {
 		return nil, nil, false, errnoUserIDMissing
 	}
