@@ -42,6 +42,7 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 // are taken first, --exclude nodes never, then nodes in configuration order; tasks fill each
 // node before the next (block distribution), every node gets at least one task,
 // --ntasks-per-node caps a node, --exclusive takes whole idle nodes.
+// Nodes of lower Weight= come first (ChooseNodes).
 func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
 	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
@@ -118,7 +119,7 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	if len(req) == 0 {
 		// As the scheduler plugins' selection: select/cons_tres's choice (ChooseNodes).
 		var cands []cand
-		var caps []uint32
+		var caps, weights []uint32
 		var pos []int
 		for _, name := range p.nodes {
 			if inList(exc, name) {
@@ -128,9 +129,10 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 				cands = append(cands, cand{name, c})
 				caps = append(caps, c)
 				pos = append(pos, t.nodes[name].order)
+				weights = append(weights, t.nodes[name].conf.Weight)
 			}
 		}
-		picked, ok := selection.ChooseNodes(caps, pos, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+		picked, ok := selection.ChooseNodes(caps, pos, weights, j.MinNodes, j.MaxNodes, want, j.NumTasks)
 		if !ok {
 			return allocation{}, false
 		}

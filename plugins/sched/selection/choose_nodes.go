@@ -3,10 +3,10 @@ package selection
 import "slices"
 
 // ChooseNodes picks the nodes of a job that names none (--nodelist) as Slurm's
-// select/cons_tres does (choose_nodes and _eval_nodes, node weights equal):
-//   - the candidates form runs of consecutive nodes; the run taken first is the first
-//     that can hold the job, or the tightest of those that can, or, when none can, the
-//     largest;
+// select/cons_tres does (choose_nodes and _eval_nodes):
+//   - the candidates form runs of consecutive nodes of one weight; the run taken first is
+//     one of the lowest weight: the first that can hold the job, or the tightest of those
+//     that can, or, when none can, the largest; then the next, until the job has enough;
 //   - a job aiming at one node takes the smallest single node that holds it all (best
 //     fit); otherwise nodes are taken in order, except that the last node the job's
 //     maximum allows must finish it;
@@ -15,9 +15,10 @@ import "slices"
 //
 // caps are the tasks each candidate can take now (0: it cannot serve the job), in
 // configuration order; pos are their positions in the configuration, so that a gap ends a
-// run. want is the node count the job aims at (its -N maximum, else its minimum); maxNodes
-// 0 means no maximum. It returns the indexes into caps of the chosen nodes, in order.
-func ChooseNodes(caps []uint32, pos []int, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
+// run; weights their Weight= (nil: all equal). want is the node count the job aims at (its
+// -N maximum, else its minimum); maxNodes 0 means no maximum. It returns the indexes into
+// caps of the chosen nodes, in order.
+func ChooseNodes(caps []uint32, pos []int, weights []uint32, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
 	if maxNodes == 0 || maxNodes > max(tasks, minNodes) {
 		maxNodes = max(tasks, minNodes)
 	}
@@ -34,7 +35,7 @@ func ChooseNodes(caps []uint32, pos []int, minNodes, maxNodes, want, tasks uint3
 	if total < uint64(tasks) || usable < minNodes {
 		return nil, false
 	}
-	e := evalNodes{caps: caps, pos: pos, minNodes: minNodes, maxNodes: maxNodes, want: want, tasks: tasks,
+	e := evalNodes{caps: caps, pos: pos, weights: weights, minNodes: minNodes, maxNodes: maxNodes, want: want, tasks: tasks,
 		out: make([]bool, len(caps))}
 	if chosen, ok := e.eval(); ok {
 		return chosen, true
@@ -71,6 +72,7 @@ func ChooseNodes(caps []uint32, pos []int, minNodes, maxNodes, want, tasks uint3
 type evalNodes struct {
 	caps                            []uint32
 	pos                             []int
+	weights                         []uint32
 	out                             []bool
 	minNodes, maxNodes, want, tasks uint32
 }
@@ -91,6 +93,13 @@ func (e *evalNodes) eval() ([]int, bool) {
 	type run struct {
 		nodes      []int
 		cpus, size int64
+		weight     uint32
+	}
+	weight := func(i int) uint32 {
+		if e.weights == nil {
+			return 0
+		}
+		return e.weights[i]
 	}
 	var runs []run
 	for i, c := range e.caps {
@@ -98,8 +107,8 @@ func (e *evalNodes) eval() ([]int, bool) {
 			continue
 		}
 		avail[i] = int64(c)
-		if n := len(runs); n == 0 || e.pos[runs[n-1].nodes[len(runs[n-1].nodes)-1]]+1 != e.pos[i] {
-			runs = append(runs, run{})
+		if n := len(runs); n == 0 || e.pos[runs[n-1].nodes[len(runs[n-1].nodes)-1]]+1 != e.pos[i] || runs[n-1].weight != weight(i) {
+			runs = append(runs, run{weight: weight(i)})
 		}
 		r := &runs[len(runs)-1]
 		r.nodes = append(r.nodes, i)
@@ -118,8 +127,8 @@ func (e *evalNodes) eval() ([]int, bool) {
 				continue
 			}
 			sufficient := r.cpus >= remCPUs && e.enough(r.size, remNodes)
-			if best < 0 || (sufficient && !bestSufficient) || (sufficient && r.cpus < runs[best].cpus) ||
-				(!sufficient && r.cpus > runs[best].cpus) {
+			if best < 0 || r.weight < runs[best].weight || r.weight == runs[best].weight &&
+				((sufficient && !bestSufficient) || (sufficient && r.cpus < runs[best].cpus) || (!sufficient && r.cpus > runs[best].cpus)) {
 				best, bestSufficient = k, sufficient
 			}
 		}

@@ -40,7 +40,7 @@ func TestChooseNodes(t *testing.T) {
 				caps, at = append(caps, n), append(at, pos[i])
 			}
 		}
-		got, ok := ChooseNodes(caps, at, c.min, c.max, c.want, c.tasks)
+		got, ok := ChooseNodes(caps, at, nil, c.min, c.max, c.want, c.tasks)
 		var nodes []int
 		for _, k := range got {
 			nodes = append(nodes, at[k])
@@ -48,5 +48,31 @@ func TestChooseNodes(t *testing.T) {
 		if ok != (c.chosen != nil) || !slices.Equal(nodes, c.chosen) {
 			t.Errorf("%s: %v (ok %v), want %v", c.what, nodes, ok, c.chosen)
 		}
+	}
+}
+
+// TestChooseNodes_Weights: nodes of lower Weight= are taken first, and a run of consecutive
+// nodes ends where the weight changes; recorded on Slurm 22.05 with n2 and n3 of weight 1
+// and n1 and n4 of weight 10.
+func TestChooseNodes_Weights(t *testing.T) {
+	caps, pos, weights := []uint32{64, 64, 64, 64}, []int{0, 1, 2, 3}, []uint32{10, 1, 1, 10}
+	for _, c := range []struct {
+		min, max, want, tasks uint32
+		chosen                []int
+	}{
+		{1, 0, 1, 1, []int{1}},
+		{1, 0, 1, 100, []int{1, 2}},
+		{3, 3, 3, 3, []int{0, 1, 2}},
+		{1, 0, 1, 200, []int{0, 1, 2, 3}},
+	} {
+		got, ok := ChooseNodes(caps, pos, weights, c.min, c.max, c.want, c.tasks)
+		if !ok || !slices.Equal(got, c.chosen) {
+			t.Errorf("-N%d-%d -n%d: %v (ok %v), want %v", c.min, c.max, c.tasks, got, ok, c.chosen)
+		}
+	}
+	// n2 taken whole: the remaining weight-1 node first, then the others in order.
+	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint32{10, 1, 10}, 3, 3, 3, 3)
+	if !ok || !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("-N3 -n3 beside a full n2: %v (ok %v), want n1, n3, n4", got, ok)
 	}
 }

@@ -160,7 +160,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		// smallest node that holds it), a -n64 job on n3, a -N2 -n128 one on n3 and n4, and
 		// a -n65 job, which no single node could hold, on n1, n2 and n3 in order.
 		var cands []cand
-		var caps []uint32
+		var caps, weights []uint32
 		var pos []int
 		for _, i := range p.partIndex(part) {
 			f := &p.nodes[i]
@@ -175,8 +175,9 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 			cands = append(cands, cand{name, n})
 			caps = append(caps, n)
 			pos = append(pos, i)
+			weights = append(weights, f.Node.Weight)
 		}
-		picked, ok := ChooseNodes(caps, pos, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+		picked, ok := ChooseNodes(caps, pos, weights, j.MinNodes, j.MaxNodes, want, j.NumTasks)
 		if !ok {
 			return Alloc{}, false
 		}
