@@ -93,6 +93,7 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, g resvGroupsEdit
 			return nil, errnoResvNoSkip
 		}
 		r.StartTime, r.EndTime = nextWindow(r, r.EndTime)
+		r.PrologRan, r.EpilogRan = false, false // ResvProlog and ResvEpilog run for the new window
 	}
 	if d.Flags != wire.NoVal64 {
 		for _, p := range [][2]uint64{
