@@ -71,9 +71,6 @@ func (c *Controller) inactiveJobs(now, limit int64) []*jobRecord {
 	return out
 }
 
-// inactiveReason is the reason an inactive allocation ends with.
-const inactiveReason = states.FailInactiveLimit
-
 // reterminateEvery is how often (seconds) a terminate goes again to the nodes of an
 // interactive job still COMPLETING.
 const reterminateEvery = 10

@@ -64,7 +64,7 @@ func (c *Controller) enforceTimeLimits() {
 	if limit := int64(c.config().InactiveLimit); limit > 0 {
 		for _, j := range c.inactiveJobs(now, limit) { // job_inactive.go
 			if !slices.ContainsFunc(victims, func(v victim) bool { return v.id == j.JobID }) {
-				chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: inactiveReason, end: now, completing: true})
+				chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailInactiveLimit, end: now, completing: true})
 				victims = append(victims, victim{j.JobID, append([]string(nil), j.Nodes...)})
 			}
 		}
