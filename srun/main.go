@@ -544,7 +544,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug,
-		GPUsPerTask: gpusPerTask(o.spec.TresPerTask)}
+		GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
 	if pty != nil {
 		common.Pty, common.PtyRows, common.PtyCols = true, pty.rows, pty.cols
 		defer pty.follow(relay.sendWinsize)()

@@ -177,6 +177,10 @@ type LaunchTasks struct {
 	// SlurmdDebug is srun --slurmd-debug, a Slurm log level (compat/loglevel; 0 = none):
 	// slurmstepd logs to the first task's stderr at that level above error.
 	SlurmdDebug uint16 `codec:"slurmd_debug,omitempty"`
+	// SrunAlloc says srun created the job's allocation for this step (not inside salloc or
+	// a batch job): if srun is lost while the step runs, the job is cancelled, as Slurm's
+	// srun shepherd cancels it.
+	SrunAlloc bool `codec:"srun_alloc,omitempty"`
 }
 
 // SignalTasks signals one step's tasks on one node (srun forwarding SIGINT/SIGTERM, or

@@ -120,8 +120,18 @@ func runStep(path string) int {
 			ended <- r
 		}()
 	}
+	lost := mux.Lost()
+	srunLost := false
 	for left := len(live); left > 0; {
 		select {
+		case <-lost:
+			// srun was killed (or its host failed) while the tasks run: the step is killed
+			// at once, as the shepherd Slurm's srun leaves behind kills it with SIGKILL.
+			lost, srunLost = nil, true
+			log.Info("srun lost, killing step", "job", l.Msg.JobID, "step", l.Msg.StepID, "nodes", len(live))
+			for _, r := range live {
+				r.cancel("", true)
+			}
 		case s := <-sigs:
 			switch s {
 			case stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue, stepdlaunch.SigPreempt, stepdlaunch.SigAbort:
@@ -134,6 +144,9 @@ func runStep(path string) int {
 		case <-ended:
 			left--
 		}
+	}
+	if srunLost {
+		reportSrunLost(l, live, log) // srun_lost.go
 	}
 	return 0
 }

@@ -40,6 +40,13 @@ type Step struct {
 	// TaskProlog and TaskEpilog are the node's slurm.conf's, run around every task.
 	TaskProlog string `codec:"task_prolog"`
 	TaskEpilog string `codec:"task_epilog"`
+	// CtldAddrs, KeyPath, AuthType and AuthInfo are as Batch's: the stepd tells the
+	// controller itself when srun is lost (the step's end, and the job's when srun
+	// allocated it), as Slurm's srun shepherd would have.
+	CtldAddrs []string `codec:"ctld_addrs"`
+	KeyPath   string   `codec:"key_path"`
+	AuthType  string   `codec:"auth_type"`
+	AuthInfo  string   `codec:"auth_info"`
 	// Nodes, when set, makes this the launch of the step on several nodes hosted by one
 	// slurmd (an emulating slurmd): one slurmstepd supervises every node's tasks. Msg is
 	// then the common part of the launch (wire.LaunchTasksMany.Common), NodeName and Spool

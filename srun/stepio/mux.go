@@ -26,6 +26,10 @@ type Mux struct {
 	dialed  bool
 	left    int // shares that have neither closed nor failed to join
 	pending int // shares that have not yet said where their stdin goes
+	// running counts the shares joined and not yet closing: srun ending the connection
+	// while one runs is srun lost (Lost), not srun done.
+	running int
+	lost    chan struct{}
 	stdin   []io.WriteCloser
 	// fences are the shares' PMI fence handlers, by node id (Share.OnFence).
 	fences map[uint32]func(pairs []byte)
@@ -36,8 +40,14 @@ type Mux struct {
 // NewMux returns the connection for shares node shares of the step whose I/O port is addr.
 // Nothing is dialled before the first Join.
 func NewMux(addr string, key []byte, timeout time.Duration, shares int) *Mux {
-	return &Mux{addr: addr, key: key, timeout: timeout, left: shares, pending: shares}
+	return &Mux{addr: addr, key: key, timeout: timeout, left: shares, pending: shares, lost: make(chan struct{})}
 }
+
+// Lost is closed when srun ends the connection while a share still runs: srun was killed
+// (or its host or network failed) before the step ended. Slurm's srun leaves a shepherd
+// process behind for this, which kills the step and cancels the job srun allocated; here
+// the stepd's end of the stream does it.
+func (m *Mux) Lost() <-chan struct{} { return m.lost }
 
 // ErrMuxFull is Join's error when more shares join than NewMux was told.
 var ErrMuxFull = errors.New("stepio: more shares than the connection was opened for")
@@ -68,6 +78,7 @@ func (m *Mux) Join(node uint32) (*Share, error) {
 		m.readyLocked(nil)
 		return nil, err
 	}
+	m.running++
 	return &Share{m: m, node: node}, nil
 }
 
@@ -120,6 +131,10 @@ func (s *Share) Stdin(ws []io.WriteCloser) {
 func (s *Share) Close() {
 	s.Stdin(nil)
 	s.once.Do(func() {
+		// Counted before srun can see Done and close its end.
+		s.m.mu.Lock()
+		s.m.running--
+		s.m.mu.Unlock()
 		s.m.w.Write(Done, s.node, nil)
 		s.m.mu.Lock()
 		s.m.closeLocked()
@@ -152,7 +167,8 @@ func (s *Share) OnWinsize(fn func(rows, cols uint16)) {
 
 // read takes srun's frames until the end of the connection: Stdin frames are copied to ws
 // until StdinEOF (then ws are closed; a writer that fails, its task having closed its
-// input, gets no more), PMI frames go to the shares' fence handlers.
+// input, gets no more), PMI frames go to the shares' fence handlers. An end while a share
+// runs closes Lost.
 func (m *Mux) read(ws []io.WriteCloser) {
 	r := NewReader(m.conn)
 	defer func() {
@@ -165,6 +181,12 @@ func (m *Mux) read(ws []io.WriteCloser) {
 	for {
 		f, err := r.Read()
 		if err != nil {
+			m.mu.Lock()
+			lost := m.running > 0
+			m.mu.Unlock()
+			if lost {
+				close(m.lost)
+			}
 			return
 		}
 		switch f.Type {

@@ -128,3 +128,76 @@ func TestMux_DialFailureFailsEveryShare(t *testing.T) {
 		}
 	}
 }
+
+// TestMux_Lost: srun closing the connection while a share runs closes Lost; closing it
+// after every share said Done (srun reads to the end, then closes: a race with the stepd's
+// own close) does not.
+func TestMux_Lost(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		closeDone int // shares closed (Done sent) before srun closes its end
+		lost      bool
+	}{
+		{"srun killed, both shares running", 0, true},
+		{"srun killed, one share running", 1, true},
+		{"srun done after both shares", 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			accepted := make(chan net.Conn, 1)
+			go func() {
+				if c, err := ln.Accept(); err == nil {
+					accepted <- c
+				}
+			}()
+			m := NewMux(ln.Addr().String(), []byte("key"), 10*time.Second, 2)
+			var shares []*Share
+			for _, node := range []uint32{0, 1} {
+				s, err := m.Join(node)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Stdin(nil)
+				shares = append(shares, s)
+			}
+			var c net.Conn
+			select {
+			case c = <-accepted:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no connection")
+			}
+			r := NewReader(c)
+			for range 2 { // Hello, Join
+				if _, err := r.Read(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, s := range shares[:tc.closeDone] {
+				// Counted closing before Done is written: srun may close on seeing Done.
+				go s.Close()
+				if f, err := r.Read(); err != nil || f.Type != Done {
+					t.Fatalf("want Done, got %+v, %v", f, err)
+				}
+			}
+			c.Close()
+			select {
+			case <-m.Lost():
+				if !tc.lost {
+					t.Fatal("Lost closed after every share ended")
+				}
+			case <-time.After(2 * time.Second):
+				// Bounded: the reader sees the close at once on loopback.
+				if tc.lost {
+					t.Fatal("Lost not closed when srun went away")
+				}
+			}
+			for _, s := range shares[tc.closeDone:] {
+				s.Close()
+			}
+		})
+	}
+}
