@@ -607,6 +607,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		Priority: wire.NoVal, Requeue: -1, WorkDir: wd, SubmitDir: wd, SubmitHost: host, AllocSID: cmdclient.SessionID(),
 		Environment: os.Environ(), MaxNodes: wire.NoVal,
 	}
+	if len(o.argv) > 0 {
+		d.Command = o.argv[0] // Slurm's srun sends the command; scontrol shows argv[0]
+	}
 	if js := o.spec; js != nil {
 		d.NoKill = js.NoKill
 		d.Account, d.QOS, d.Reservation, d.WCKey, d.Comment = js.Account, js.QOS, js.Reservation, js.WCKey, js.Comment

@@ -103,7 +103,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		ExitCode:      j.ExitCode,
 		Restarts:      j.Restarts,
 		Requeue:       d.Requeue == 1 || (d.Requeue < 0 && c.config().JobRequeue != 0),
-		BatchFlag:     true,
+		BatchFlag:     !j.isInteractive(),
 		Dependency:    d.Dependency,
 		Command:       d.Command,
 		WorkDir:       d.WorkDir,
@@ -136,8 +136,8 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	} else if j.state().IsPending() {
 		info.NumNodes = c.t.pendingNodeCount(j)
 	}
-	if info.StdIn == "" {
-		info.StdIn = "/dev/null"
+	if info.StdIn == "" && info.BatchFlag {
+		info.StdIn = "/dev/null" // sbatch's default; an interactive job has none
 	}
 	if d.Overcommit {
 		// The tasks asked for, not the one per node the job is placed as.

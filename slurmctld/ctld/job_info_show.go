@@ -34,7 +34,10 @@ func (c *Controller) jobInfoExtra(j *jobRecord, d *wire.JobDesc, info *wire.JobI
 	}
 	// AccrueTime: a job accrues age from when it became eligible; a held job never did, nor
 	// did one refused at submit (refusedAtSubmit, job_submit.go).
-	if !(s.IsPending() && j.Priority == 0) && !(s.Base() == states.JobFailed && j.Reason == uint32(states.FailBadConstraints)) {
+	// Nor did an interactive job its allocate RPC started (Slurm accrues only in the
+	// scheduler's passes): Orbit's start follows that RPC in the same second.
+	startedByRPC := j.isInteractive() && !s.IsPending() && j.StartTime == j.SubmitTime
+	if !(s.IsPending() && j.Priority == 0) && !(s.Base() == states.JobFailed && j.Reason == uint32(states.FailBadConstraints)) && !startedByRPC {
 		info.AccrueTime = info.EligibleTime // 0 (Unknown) for a job still waiting on a dependency
 	}
 	// LastSchedEval: a job that ran was last looked at when it started; a pending one when

@@ -1,6 +1,8 @@
 package srunopts_test
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -36,12 +38,15 @@ func sortedLines(s string) string {
 // one-node cluster shaped like the reference's and compares stdout, stderr and the exit
 // status with the recording.
 func TestSrunOptions_MatchesReference(t *testing.T) {
-	testbin.Path(t, "srun")
+	// Orbit's scontrol and squeue first on the tasks' PATH, for job_info's script.
+	path := []string{"PATH=" + filepath.Dir(testbin.Path(t, "srun")) + ":" + os.Getenv("PATH")}
+	testbin.Path(t, "scontrol")
+	testbin.Path(t, "squeue")
 	c := cluster.Start(t, cluster.Options{Nodes: 1, Sockets: 2, CoresPerSocket: 32, ThreadsPerCore: 1, RealMemory: 257000})
 	for _, f := range refcase.ReadTable(t, "cases.txt", 2) {
 		name, args := f[0], refcase.ShellWords(f[1])
 		t.Run(name, func(t *testing.T) {
-			out, errOut, code := refcase.Run(t, c, "srun", "SRUN_", nil, args...)
+			out, errOut, code := refcase.Run(t, c, "srun", "SRUN_", path, args...)
 			errOut = queued.ReplaceAllString(errOut, "")
 			if want := strings.TrimSpace(refcase.ReadGolden(t, name+".rc")); strconv.Itoa(code) != want {
 				t.Errorf("exit %d, reference %s (stderr %q)", code, want, errOut)
