@@ -64,6 +64,14 @@ func (c *Controller) handleJobWillRun(_ context.Context, req *wire.Request) (any
 	}
 	part := c.t.parts[j.Partition]
 	usable, at := c.t.resvPart(j, part, now) // resv_jobs.go
+	if l := j.descStr(descReqNodes); l != "" && usable != nil {
+		// Slurm's job_start_data tests a job that names nodes on those nodes alone: one
+		// that needs more than it names cannot start (a submission would add others).
+		named, _ := hostlist.Expand(l)
+		only := *usable
+		only.nodes = slices.DeleteFunc(slices.Clone(usable.nodes), func(n string) bool { return !slices.Contains(named, n) })
+		usable = &only
+	}
 	start, a, ok := c.t.willRun(j, usable, c.trackMem, now)
 	if !ok {
 		return nil, slurmErr(errnoNodeConfigUnavail)

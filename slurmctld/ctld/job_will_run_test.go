@@ -2,6 +2,7 @@ package ctld_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,6 +155,29 @@ func TestWillRun_NodeChoice(t *testing.T) {
 		if err != nil || rep.NodeList != c.nodes {
 			t.Errorf("-n%d: %q (%v), want %s", c.tasks, rep.NodeList, err, c.nodes)
 		}
+	}
+}
+
+// TestWillRun_NamedNodes: a job naming nodes is tested on those nodes alone (Slurm's
+// job_start_data): -N2 -w n2 cannot start ("Requested node configuration is not
+// available"), where its submission would run on n[2-3]; -n4 -w n2 starts on n2. Matched
+// on the reference with four nodes.
+func TestWillRun_NamedNodes(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 3, CPUs: 4})
+	f.startNodes("n1", "n2", "n3")
+	d := script("true")
+	d.MinNodes, d.NumTasks, d.ReqNodes = 2, 2, "n2"
+	if rep, err := f.willRun(d); err == nil || !strings.Contains(err.Error(), "Requested node configuration is not available") {
+		t.Errorf("-N2 -w n2: %+v %v, want refused", rep, err)
+	}
+	d.MinNodes, d.NumTasks = 1, 4
+	if rep, err := f.willRun(d); err != nil || rep.NodeList != "n2" {
+		t.Errorf("-n4 -w n2: %+v %v, want n2", rep, err)
+	}
+	d.MinNodes, d.NumTasks = 2, 2
+	id := f.mustSubmit(d)
+	if j := f.waitState(id, states.JobRunning); j.NodeList != "n[2-3]" {
+		t.Errorf("-N2 -w n2 submitted: runs on %s, want n[2-3] (up from the named node)", j.NodeList)
 	}
 }
 

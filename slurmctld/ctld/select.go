@@ -39,10 +39,11 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 // selectNodes chooses nodes for j in partition p from the nodes free now, or returns false.
 // Like select/cons_tres: CPUs are counted, as whole cores on nodes with several threads per
 // core (select_cores.go), and memory too when SelectTypeParameters say so; --nodelist nodes
-// are taken first, --exclude nodes never, then nodes in configuration order; tasks fill each
-// node before the next (block distribution), every node gets at least one task,
-// --ntasks-per-node caps a node, --exclusive takes whole idle nodes.
-// Nodes of lower Weight= come first (ChooseNodes).
+// are taken first, --exclude nodes never, then others as select/cons_tres chooses them
+// (ChooseNodes: lower Weight= first, runs of consecutive nodes); the nodes are in
+// configuration order; tasks fill each node before the next (block distribution), every
+// node gets at least one task, --ntasks-per-node caps a node, --exclusive takes whole idle
+// nodes.
 func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
 	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
@@ -100,61 +101,46 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 		}
 		return c, c > 0
 	}
-	var chosen []cand
-	var total uint32
-	seen := map[string]bool{}
+	named := map[string]bool{}
 	for _, name := range req {
-		c, ok := capOf(name)
-		if !ok || !inList(p.nodes, name) {
+		if _, ok := capOf(name); !ok || !inList(p.nodes, name) {
 			return allocation{}, false
 		}
-		chosen = append(chosen, cand{name, c})
-		total += c
-		seen[name] = true
+		named[name] = true
 	}
 	want := j.MaxNodes
 	if want == 0 {
 		want = max(j.MinNodes, 1)
 	}
-	if len(req) == 0 {
-		// As the scheduler plugins' selection: select/cons_tres's choice (ChooseNodes).
-		var cands []cand
-		var caps, weights []uint32
-		var pos []int
-		for _, name := range p.nodes {
-			if inList(exc, name) {
-				continue
-			}
-			if c, ok := capOf(name); ok {
-				cands = append(cands, cand{name, c})
-				caps = append(caps, c)
-				pos = append(pos, t.nodes[name].order)
-				weights = append(weights, t.nodes[name].conf.Weight)
-			}
+	// As the scheduler plugins' selection: select/cons_tres's choice (ChooseNodes).
+	var cands []cand
+	var caps, weights []uint32
+	var pos []int
+	var isNamed []bool
+	for _, name := range p.nodes {
+		if !named[name] && inList(exc, name) {
+			continue
 		}
-		picked, ok := selection.ChooseNodes(caps, pos, weights, j.MinNodes, j.MaxNodes, want, j.NumTasks)
-		if !ok {
-			return allocation{}, false
+		if c, ok := capOf(name); ok {
+			cands = append(cands, cand{name, c})
+			caps = append(caps, c)
+			pos = append(pos, t.nodes[name].order)
+			weights = append(weights, t.nodes[name].conf.Weight)
+			isNamed = append(isNamed, named[name])
 		}
-		for _, k := range picked {
-			chosen = append(chosen, cands[k])
-			total += cands[k].cap
-		}
-	} else {
-		for _, name := range p.nodes {
-			if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
-				break
-			}
-			if seen[name] || inList(exc, name) {
-				continue
-			}
-			c, ok := capOf(name)
-			if !ok {
-				continue
-			}
-			chosen = append(chosen, cand{name, c})
-			total += c
-		}
+	}
+	if len(named) == 0 {
+		isNamed = nil
+	}
+	picked, ok := selection.ChooseNodes(caps, pos, weights, isNamed, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+	if !ok {
+		return allocation{}, false
+	}
+	var chosen []cand
+	var total uint32
+	for _, k := range picked {
+		chosen = append(chosen, cands[k])
+		total += cands[k].cap
 	}
 	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
 		return allocation{}, false

@@ -2,29 +2,37 @@ package selection
 
 import "slices"
 
-// ChooseNodes picks the nodes of a job that names none (--nodelist) as Slurm's
-// select/cons_tres does (choose_nodes and _eval_nodes):
-//   - the candidates form runs of consecutive nodes of one weight; the run taken first is
-//     one of the lowest weight: the first that can hold the job, or the tightest of those
-//     that can, or, when none can, the largest; then the next, until the job has enough;
-//   - a job aiming at one node takes the smallest single node that holds it all (best
-//     fit); otherwise nodes are taken in order, except that the last node the job's
-//     maximum allows must finish it;
-//   - when that fails, nodes with the fewest free tasks are left out, a size at a time,
-//     and the choice is made again (Slurm's answer to the knapsack problem).
+// ChooseNodes picks a job's nodes as Slurm's select/cons_tres does (choose_nodes and
+// _eval_nodes):
+//   - nodes the job names (--nodelist, req) are taken first, all of them;
+//   - the other candidates form runs of consecutive nodes of one weight; the run taken
+//     first is one holding a named node, else one of the lowest weight: the first that can
+//     hold the job, or the tightest of those that can, or, when none can, the largest;
+//     then the next, until the job has enough;
+//   - in a run holding a named node, nodes are taken going up from the first named node,
+//     then down from it; elsewhere a job aiming at one node takes the smallest single node
+//     that holds it all (best fit), and otherwise nodes are taken in order, except that the
+//     last node the job's maximum allows must finish it;
+//   - when that fails, nodes with the fewest free tasks are left out (never named ones), a
+//     size at a time, and the choice is made again (Slurm's answer to the knapsack
+//     problem).
 //
 // caps are the tasks each candidate can take now (0: it cannot serve the job), in
 // configuration order; pos are their positions in the configuration, so that a gap ends a
-// run; weights their Weight= (nil: all equal). want is the node count the job aims at (its
-// -N maximum, else its minimum); maxNodes 0 means no maximum. It returns the indexes into
-// caps of the chosen nodes, in order.
-func ChooseNodes(caps []uint32, pos []int, weights []uint32, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
+// run; weights their Weight= (nil: all equal); req marks the named nodes (nil: none), each
+// of which must have room. want is the node count the job aims at (its -N maximum, else
+// its minimum); maxNodes 0 means no maximum. It returns the indexes into caps of the
+// chosen nodes, in order.
+func ChooseNodes(caps []uint32, pos []int, weights []uint32, req []bool, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
 	if maxNodes == 0 || maxNodes > max(tasks, minNodes) {
 		maxNodes = max(tasks, minNodes)
 	}
 	var total uint64
 	var usable, mostRes uint32
-	for _, c := range caps {
+	for i, c := range caps {
+		if req != nil && req[i] && c == 0 {
+			return nil, false // a named node without room
+		}
 		if c > 0 {
 			total += uint64(c)
 			usable++
@@ -35,7 +43,7 @@ func ChooseNodes(caps []uint32, pos []int, weights []uint32, minNodes, maxNodes,
 	if total < uint64(tasks) || usable < minNodes {
 		return nil, false
 	}
-	e := evalNodes{caps: caps, pos: pos, weights: weights, minNodes: minNodes, maxNodes: maxNodes, want: want, tasks: tasks,
+	e := evalNodes{caps: caps, pos: pos, weights: weights, req: req, minNodes: minNodes, maxNodes: maxNodes, want: want, tasks: tasks,
 		out: make([]bool, len(caps))}
 	if chosen, ok := e.eval(); ok {
 		return chosen, true
@@ -47,7 +55,7 @@ func ChooseNodes(caps []uint32, pos []int, weights []uint32, minNodes, maxNodes,
 	for count := uint32(1); count < mostRes; count++ {
 		changed := false
 		for i, c := range caps {
-			if c == 0 || e.out[i] || c > count {
+			if c == 0 || e.out[i] || c > count || e.named(i) {
 				continue
 			}
 			e.out[i], changed = true, true
@@ -73,6 +81,7 @@ type evalNodes struct {
 	caps                            []uint32
 	pos                             []int
 	weights                         []uint32
+	req                             []bool
 	out                             []bool
 	minNodes, maxNodes, want, tasks uint32
 }
@@ -87,13 +96,18 @@ func (e *evalNodes) enough(avail, remNodes int64) bool {
 	return avail >= need
 }
 
-// eval is Slurm's _eval_nodes for a job without required nodes.
+// named says whether candidate i is a node the job names.
+func (e *evalNodes) named(i int) bool { return e.req != nil && e.req[i] }
+
+// eval is Slurm's _eval_nodes.
 func (e *evalNodes) eval() ([]int, bool) {
 	avail := make([]int64, len(e.caps))
 	type run struct {
-		nodes      []int
+		nodes      []int // the candidates not named, in order
 		cpus, size int64
 		weight     uint32
+		req        int // the first named node within the run, -1 none
+		last       int // the position of the run's last node, named or not
 	}
 	weight := func(i int) uint32 {
 		if e.weights == nil {
@@ -101,24 +115,54 @@ func (e *evalNodes) eval() ([]int, bool) {
 		}
 		return e.weights[i]
 	}
+	remCPUs, remNodes := int64(e.tasks), int64(max(e.minNodes, e.want))
+	maxNodes := int64(e.maxNodes)
+	var chosen []int
+	taken := make([]bool, len(e.caps))
+	// The named nodes first, all of them.
+	for i := range e.caps {
+		if !e.named(i) {
+			continue
+		}
+		if maxNodes == 0 {
+			return nil, false
+		}
+		taken[i] = true
+		chosen = append(chosen, i)
+		remCPUs -= int64(e.caps[i])
+		remNodes--
+		maxNodes--
+	}
+	if len(chosen) > 0 && remNodes <= 0 && remCPUs <= 0 {
+		return chosen, true
+	}
 	var runs []run
 	for i, c := range e.caps {
 		if c == 0 || e.out[i] {
 			continue
 		}
-		avail[i] = int64(c)
-		if n := len(runs); n == 0 || e.pos[runs[n-1].nodes[len(runs[n-1].nodes)-1]]+1 != e.pos[i] || runs[n-1].weight != weight(i) {
-			runs = append(runs, run{weight: weight(i)})
+		if n := len(runs); n == 0 || runs[n-1].last+1 != e.pos[i] || runs[n-1].weight != weight(i) {
+			if n > 0 && runs[n-1].size == 0 {
+				runs = runs[:n-1] // named nodes only: Slurm reuses the record
+			}
+			runs = append(runs, run{weight: weight(i), req: -1})
 		}
 		r := &runs[len(runs)-1]
+		r.last = e.pos[i]
+		if e.named(i) {
+			if r.req < 0 {
+				r.req = i
+			}
+			continue
+		}
+		avail[i] = int64(c)
 		r.nodes = append(r.nodes, i)
 		r.cpus += int64(c)
 		r.size++
 	}
-	remCPUs, remNodes := int64(e.tasks), int64(max(e.minNodes, e.want))
-	maxNodes := int64(e.maxNodes)
-	var chosen []int
-	taken := make([]bool, len(e.caps))
+	if n := len(runs); n > 0 && runs[n-1].size == 0 {
+		runs = runs[:n-1]
+	}
 	for maxNodes > 0 {
 		best, bestSufficient := -1, false
 		for k := range runs {
@@ -127,7 +171,7 @@ func (e *evalNodes) eval() ([]int, bool) {
 				continue
 			}
 			sufficient := r.cpus >= remCPUs && e.enough(r.size, remNodes)
-			if best < 0 || r.weight < runs[best].weight || r.weight == runs[best].weight &&
+			if best < 0 || (runs[best].req < 0 && r.req >= 0) || r.weight < runs[best].weight || r.weight == runs[best].weight &&
 				((sufficient && !bestSufficient) || (sufficient && r.cpus < runs[best].cpus) || (!sufficient && r.cpus > runs[best].cpus)) {
 				best, bestSufficient = k, sufficient
 			}
@@ -136,6 +180,39 @@ func (e *evalNodes) eval() ([]int, bool) {
 			break
 		}
 		r := &runs[best]
+		if r.req >= 0 {
+			// Up from the first named node, then down from it.
+			order := make([]int, 0, len(r.nodes))
+			for _, i := range r.nodes {
+				if i > r.req {
+					order = append(order, i)
+				}
+			}
+			for k := len(r.nodes) - 1; k >= 0; k-- {
+				if r.nodes[k] < r.req {
+					order = append(order, r.nodes[k])
+				}
+			}
+			for _, i := range order {
+				if maxNodes == 0 || (remNodes <= 0 && remCPUs <= 0) {
+					break
+				}
+				if taken[i] || avail[i] <= 0 {
+					continue
+				}
+				taken[i] = true
+				chosen = append(chosen, i)
+				remCPUs -= avail[i]
+				remNodes--
+				maxNodes--
+			}
+			if remNodes <= 0 && remCPUs <= 0 {
+				slices.Sort(chosen)
+				return chosen, true
+			}
+			r.cpus, r.size = 0, 0
+			continue
+		}
 		if remNodes <= 1 {
 			// Best fit: the smallest node that holds what is left, first among equals.
 			fit := -1

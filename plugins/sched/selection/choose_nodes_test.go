@@ -40,7 +40,7 @@ func TestChooseNodes(t *testing.T) {
 				caps, at = append(caps, n), append(at, pos[i])
 			}
 		}
-		got, ok := ChooseNodes(caps, at, nil, c.min, c.max, c.want, c.tasks)
+		got, ok := ChooseNodes(caps, at, nil, nil, c.min, c.max, c.want, c.tasks)
 		var nodes []int
 		for _, k := range got {
 			nodes = append(nodes, at[k])
@@ -65,14 +65,56 @@ func TestChooseNodes_Weights(t *testing.T) {
 		{3, 3, 3, 3, []int{0, 1, 2}},
 		{1, 0, 1, 200, []int{0, 1, 2, 3}},
 	} {
-		got, ok := ChooseNodes(caps, pos, weights, c.min, c.max, c.want, c.tasks)
+		got, ok := ChooseNodes(caps, pos, weights, nil, c.min, c.max, c.want, c.tasks)
 		if !ok || !slices.Equal(got, c.chosen) {
 			t.Errorf("-N%d-%d -n%d: %v (ok %v), want %v", c.min, c.max, c.tasks, got, ok, c.chosen)
 		}
 	}
 	// n2 taken whole: the remaining weight-1 node first, then the others in order.
-	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint32{10, 1, 10}, 3, 3, 3, 3)
+	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint32{10, 1, 10}, nil, 3, 3, 3, 3)
 	if !ok || !slices.Equal(got, []int{0, 1, 2}) {
 		t.Errorf("-N3 -n3 beside a full n2: %v (ok %v), want n1, n3, n4", got, ok)
+	}
+}
+
+// TestChooseNodes_Named: with --nodelist naming fewer nodes than the job needs, the named
+// nodes come first, then the run holding the first named node, going up from it and then
+// down; recorded on Slurm 22.05 on four idle 64-CPU nodes of equal weight.
+func TestChooseNodes_Named(t *testing.T) {
+	for _, c := range []struct {
+		what                  string
+		caps                  []uint32
+		named                 []int
+		min, max, want, tasks uint32
+		chosen                []int // nil: no choice
+	}{
+		{"-N2 -w n3", []uint32{64, 64, 64, 64}, []int{2}, 2, 2, 2, 2, []int{2, 3}},
+		{"-N3 -w n2", []uint32{64, 64, 64, 64}, []int{1}, 3, 3, 3, 3, []int{1, 2, 3}},
+		{"-N2 -w n4: down when nothing is above", []uint32{64, 64, 64, 64}, []int{3}, 2, 2, 2, 2, []int{2, 3}},
+		{"-N3 -w n1,n4", []uint32{64, 64, 64, 64}, []int{0, 3}, 3, 3, 3, 3, []int{0, 1, 3}},
+		{"-N2 -w n1 -n65", []uint32{64, 64, 64, 64}, []int{0}, 2, 2, 2, 65, []int{0, 1}},
+		{"-n70 -w n3", []uint32{64, 64, 64, 64}, []int{2}, 1, 0, 1, 70, []int{2, 3}},
+		{"-N2 -w n2 -n3", []uint32{64, 64, 64, 64}, []int{1}, 2, 2, 2, 3, []int{1, 2}},
+		{"the named nodes suffice", []uint32{64, 64, 64, 64}, []int{1, 3}, 1, 0, 1, 2, []int{1, 3}},
+		{"a named node without room", []uint32{64, 0, 64, 64}, []int{1}, 1, 0, 1, 1, nil},
+		{"more named nodes than -N allows", []uint32{64, 64, 64, 64}, []int{0, 1}, 1, 1, 1, 1, nil},
+		{"the named node's run is passed over for a gap", []uint32{64, 64, 0, 64}, []int{0}, 3, 3, 3, 3, []int{0, 1, 3}},
+	} {
+		var caps []uint32
+		var at []int
+		var req []bool
+		for i, n := range c.caps {
+			if n > 0 || slices.Contains(c.named, i) {
+				caps, at, req = append(caps, n), append(at, i), append(req, slices.Contains(c.named, i))
+			}
+		}
+		got, ok := ChooseNodes(caps, at, nil, req, c.min, c.max, c.want, c.tasks)
+		var nodes []int
+		for _, k := range got {
+			nodes = append(nodes, at[k])
+		}
+		if ok != (c.chosen != nil) || !slices.Equal(nodes, c.chosen) {
+			t.Errorf("%s: %v (ok %v), want %v", c.what, nodes, ok, c.chosen)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package selection
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -132,20 +131,12 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, rm.at(p.index[name]))
 	}
-	var chosen []cand
-	var total uint32
-	seen := map[string]bool{}
+	named := map[string]bool{}
 	for _, name := range j.ReqNodes {
-		if seen[name] {
-			continue
-		}
-		n, ok := capOf(name)
-		if !ok || !slices.Contains(part.Nodes, name) {
+		if _, ok := capOf(name); !ok || !slices.Contains(part.Nodes, name) {
 			return Alloc{}, false
 		}
-		chosen = append(chosen, cand{name, n})
-		total += n
-		seen[name] = true
+		named[name] = true
 	}
 	// Slurm's select plugin aims at the node count the job asks for: its -N maximum, else
 	// its minimum (one node for a plain -n job).
@@ -153,68 +144,42 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	if want == 0 {
 		want = max(j.MinNodes, 1)
 	}
-	nreq, reqTotal := len(chosen), total
-	if nreq == 0 {
-		// Without --nodelist, as select/cons_tres chooses (ChooseNodes): recorded on Slurm
-		// 22.05, beside a -N2 -n64 job placed 63+1 on n1 and n2, a -n3 job ran on n2 (the
-		// smallest node that holds it), a -n64 job on n3, a -N2 -n128 one on n3 and n4, and
-		// a -n65 job, which no single node could hold, on n1, n2 and n3 in order.
-		var cands []cand
-		var caps, weights []uint32
-		var pos []int
-		for _, i := range p.partIndex(part) {
-			f := &p.nodes[i]
-			name := f.Node.Name
-			if p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
-				continue
-			}
-			n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
-			if !ok {
-				continue
-			}
-			cands = append(cands, cand{name, n})
-			caps = append(caps, n)
-			pos = append(pos, i)
-			weights = append(weights, f.Node.Weight)
+	// As select/cons_tres chooses (ChooseNodes): recorded on Slurm 22.05, beside a -N2 -n64
+	// job placed 63+1 on n1 and n2, a -n3 job ran on n2 (the smallest node that holds it), a
+	// -n64 job on n3, a -N2 -n128 one on n3 and n4, and a -n65 job, which no single node
+	// could hold, on n1, n2 and n3 in order; -N2 -w n4 ran on n[3-4], -N3 -w n2 on n[2-4].
+	var cands []cand
+	var caps, weights []uint32
+	var pos []int
+	var req []bool
+	for _, i := range p.partIndex(part) {
+		f := &p.nodes[i]
+		name := f.Node.Name
+		if !named[name] && (p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt)) {
+			continue
 		}
-		picked, ok := ChooseNodes(caps, pos, weights, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
 		if !ok {
-			return Alloc{}, false
+			continue
 		}
-		for _, k := range picked {
-			chosen = append(chosen, cands[k])
-			total += cands[k].cap
-		}
-	} else {
-		// The partition's nodes are scanned by pool index (this runs once per job and
-		// candidate time in a backfill pass), each node once.
-		for _, i := range p.partIndex(part) {
-			if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks {
-				break
-			}
-			f := &p.nodes[i]
-			name := f.Node.Name
-			if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
-				continue
-			}
-			n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
-			if !ok {
-				continue
-			}
-			chosen = append(chosen, cand{name, n})
-			total += n
-		}
-		// With --nodelist nodes, when the first nodes in order have too little room for the
-		// count aimed at, the roomiest nodes that make it are taken instead.
-		if uint32(len(chosen)) > want && uint32(nreq) < want {
-			if roomy, ok := p.roomiest(j, part, c, alt, chosen[:nreq], reqTotal, want, cpt, whole, rm); ok {
-				chosen = roomy
-				total = 0
-				for _, cd := range chosen {
-					total += cd.cap
-				}
-			}
-		}
+		cands = append(cands, cand{name, n})
+		caps = append(caps, n)
+		pos = append(pos, i)
+		weights = append(weights, f.Node.Weight)
+		req = append(req, named[name])
+	}
+	if len(named) == 0 {
+		req = nil
+	}
+	picked, ok := ChooseNodes(caps, pos, weights, req, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+	if !ok {
+		return Alloc{}, false
+	}
+	var chosen []cand
+	var total uint32
+	for _, k := range picked {
+		chosen = append(chosen, cands[k])
+		total += cands[k].cap
 	}
 	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
 		return Alloc{}, false
@@ -270,39 +235,4 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 	}
 	return a, true
-}
-
-// roomiest is req followed by the fewest of the partition's other nodes, roomiest first,
-// that give j its tasks and node count within want nodes, in node order; false when want
-// nodes cannot.
-func (p *Pool) roomiest(j *scheduler.Job, part *scheduler.Partition, c Constraint, alt string, req []cand, reqTotal, want, cpt uint32, whole bool, rm room) ([]cand, bool) {
-	seen := make(map[string]bool, len(req))
-	for _, cd := range req {
-		seen[cd.name] = true
-	}
-	var others []cand
-	for _, i := range p.partIndex(part) {
-		f := &p.nodes[i]
-		name := f.Node.Name
-		if seen[name] || p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt) {
-			continue
-		}
-		if n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i)); ok {
-			others = append(others, cand{name, n})
-		}
-	}
-	slices.SortStableFunc(others, func(a, b cand) int { return cmp.Compare(b.cap, a.cap) })
-	chosen, total := slices.Clone(req), reqTotal
-	for _, cd := range others {
-		if uint32(len(chosen)) >= j.MinNodes && total >= j.NumTasks || uint32(len(chosen)) >= want {
-			break
-		}
-		chosen = append(chosen, cd)
-		total += cd.cap
-	}
-	if uint32(len(chosen)) < j.MinNodes || total < j.NumTasks {
-		return nil, false
-	}
-	slices.SortStableFunc(chosen[len(req):], func(a, b cand) int { return cmp.Compare(p.index[a.name], p.index[b.name]) })
-	return chosen, true
 }
