@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
@@ -209,6 +211,23 @@ func oversubscribe(j *jobRecord, p *partEntry) string {
 		return "YES"
 	case p != nil && p.conf.ExclusiveUser:
 		return "USER" // what the partition makes of it (select_user.go)
+	case p != nil && strings.EqualFold(p.conf.OverSubscribe, "EXCLUSIVE"):
+		return "NO"
+	case p != nil && forcedShare(p.conf.OverSubscribe) > 1:
+		return "YES"
 	}
 	return "OK"
+}
+
+// forcedShare is N of a partition's OverSubscribe=FORCE:N (FORCE alone is FORCE:4), 0 when
+// it is not FORCE.
+func forcedShare(os string) int {
+	v, ok := strings.CutPrefix(strings.ToUpper(os), "FORCE")
+	if !ok {
+		return 0
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(v, ":")); err == nil {
+		return n
+	}
+	return 4
 }

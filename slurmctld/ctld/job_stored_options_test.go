@@ -41,3 +41,25 @@ func TestSubmit_StoredOptions(t *testing.T) {
 		t.Errorf("stored options not shown as submitted: %+v", j)
 	}
 }
+
+// TestJobInfo_OverSubscribeOfPartition: a job that asked nothing shows what its partition
+// makes of it, as Slurm's job info reports it: YES under OverSubscribe=FORCE:2, NO under
+// EXCLUSIVE, OK under FORCE:1 (no sharing) and NO (matched on the reference).
+func TestJobInfo_OverSubscribeOfPartition(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 1, CPUs: 4})
+	held := script("true")
+	held.Priority = 0
+	id := f.mustSubmit(held)
+	for _, c := range []struct {
+		share uint16
+		want  string
+	}{{0x8000 | 2, "YES"}, {0, "NO"}, {0x8000 | 1, "OK"}, {1, "OK"}} {
+		share := c.share
+		if err := f.call(0, wire.MsgUpdatePartition, &wire.UpdatePartitionRequest{Name: "debug", MaxShare: &share, MaxTime: wire.NoVal}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.job(id).OverSubscribe; got != c.want {
+			t.Errorf("partition max_share %#x: job OverSubscribe=%s, want %s", c.share, got, c.want)
+		}
+	}
+}
