@@ -36,6 +36,9 @@ type Start struct {
 	// Gres is the GRES the plugin counted on Nodes[i] (GresAlloc's shape). The controller
 	// assigns the devices itself; this lets the plugin's own later passes count the start.
 	Gres [][]Gres `codec:"gres"`
+	// Reservation is the magnetic reservation (one of Job.Magnetic) the job starts in; the
+	// job then runs in it as if it had named it.
+	Reservation string `codec:"reservation,omitempty"`
 }
 
 // Reservation says when and where a pending job is expected to start.

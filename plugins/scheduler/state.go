@@ -61,6 +61,10 @@ type Job struct {
 	// it may start only on that reservation's nodes within its window, and a job without one
 	// never on nodes a reservation holds while it would run (reservation.go).
 	Reservation string `codec:"reservation,omitempty"`
+	// Magnetic names the magnetic advance reservations (flags=MAGNETIC) that admit a job
+	// naming none: Slurm queues the job once in each of them, ahead of its plain queue
+	// entry, so a scheduler tries it there first and says so in Start.Reservation.
+	Magnetic []string `codec:"magnetic,omitempty"`
 	// NTasksPerCore and ThreadsPerCore are --ntasks-per-core and --threads-per-core
 	// (--hint=nomultithread is 1), 0 = not given: how many threads of a core the job uses on
 	// a node with several (plugins/sched/selection cores.go).

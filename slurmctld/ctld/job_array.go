@@ -143,7 +143,7 @@ func (j *jobRecord) throttled(running map[uint32]uint32) bool {
 // It returns the id of the job that starts.
 func (c *Controller) startChange(j *jobRecord, a allocation, now int64, backfill bool) (change, uint32) {
 	st := startJob{jobID: j.JobID, nodes: a.nodes, cpusPerNode: a.cpus, memAlloc: a.mem, start: now, gres: a.gres,
-		timeLimit: j.deadlineTimeLimit(now), partition: a.partition, backfill: backfill} // job_deadline.go
+		timeLimit: j.deadlineTimeLimit(now), partition: a.partition, backfill: backfill, magnetic: a.magnetic} // job_deadline.go
 	if p := c.t.parts[cmp.Or(a.partition, j.Partition)]; p != nil && uint32(j.descUint(descTimeLimit)) == wire.NoVal &&
 		(a.partition != "" || backfill && p.conf.DefaultTime == wire.NoVal && p.conf.MaxTime == wire.Infinite) {
 		// A job of several partitions given no --time runs with the limit of the one it
@@ -236,6 +236,9 @@ func runOn(n *jobRecord, st startJob) {
 	}
 	if st.timeLimit != 0 {
 		n.TimeLimit = st.timeLimit
+	}
+	if st.magnetic != "" {
+		n.editDesc(func(d *wire.JobDesc) { d.Reservation = st.magnetic })
 	}
 	n.EndTime = 0
 	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {

@@ -39,7 +39,7 @@ const (
 	// resvFlagsUnsupported are the flags whose behaviour Orbit does not have: a reservation
 	// asking for one is refused by name rather than made without it.
 	resvFlagsUnsupported = wire.ResvFlex | wire.ResvAnyNodes | wire.ResvFirstCores |
-		wire.ResvTimeFloat | wire.ResvReplace | wire.ResvMagnetic
+		wire.ResvTimeFloat | wire.ResvReplace
 )
 
 func init() {
@@ -83,8 +83,7 @@ func resvUnsupported(d *wire.ResvDesc) error {
 // resvFlagNames names flag bits for a message.
 func resvFlagNames(f uint64) string {
 	names := map[uint64]string{wire.ResvFlex: "FLEX", wire.ResvAnyNodes: "ANY_NODES",
-		wire.ResvFirstCores: "FIRST_CORES", wire.ResvTimeFloat: "TIME_FLOAT", wire.ResvReplace: "REPLACE",
-		wire.ResvMagnetic: "MAGNETIC"}
+		wire.ResvFirstCores: "FIRST_CORES", wire.ResvTimeFloat: "TIME_FLOAT", wire.ResvReplace: "REPLACE"}
 	var out []string
 	for bit := uint64(1); bit != 0; bit <<= 1 {
 		if f&bit != 0 && names[bit] != "" {

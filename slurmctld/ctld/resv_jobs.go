@@ -61,7 +61,11 @@ func (t *tables) runSecondsLimit(j *jobRecord, part *partEntry) int64 {
 // part, or nil: a node outside its own reservation, or one another reservation holds while
 // the job would run. Called with c.mu held.
 func (t *tables) resvBars(j *jobRecord, part *partEntry, nodes []string, now int64) error {
-	name := j.descStr(descReservation)
+	return t.resvBarsIn(j, j.descStr(descReservation), part, nodes, now)
+}
+
+// resvBarsIn is resvBars for j running in reservation name ("" = none).
+func (t *tables) resvBarsIn(j *jobRecord, name string, part *partEntry, nodes []string, now int64) error {
 	if name == "" && len(t.resvs) == 0 {
 		return nil
 	}

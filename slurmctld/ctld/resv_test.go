@@ -59,7 +59,7 @@ func TestResv_CreateChecks(t *testing.T) {
 		{"unknown partition", func(d *wire.ResvDesc) { d.NodeList, d.Partition = "n3", "nope" }, 2000},
 		{"start long past", func(d *wire.ResvDesc) { d.NodeList, d.StartTime = "n3", now-3600 }, 2054},
 		{"operator only", nil, 2002},
-		{"unsupported flag", func(d *wire.ResvDesc) { d.NodeList, d.Flags = "n3", wire.ResvMagnetic }, 2036},
+		{"unsupported flag", func(d *wire.ResvDesc) { d.NodeList, d.Flags = "n3", wire.ResvTimeFloat }, 2036},
 	} {
 		d := resvDesc("")
 		d.StartTime, d.Duration, d.NodeList, d.Users = now, 60, "n[1-2]", "root"

@@ -23,12 +23,16 @@ type sentJob struct {
 	pending bool          // judged pending (else it holds nodes)
 	parts   []string      // a job of several partitions: those it may start in (eligibility)
 	excl    bool          // keeps its nodes to its user (select_user.go)
+	// magnetic are the magnetic reservations a pending job naming none may start in
+	// (resv_magnetic.go).
+	magnetic []string
 }
 
 // job is the plugin's view of s.
 func (s sentJob) job() scheduler.Job {
 	sj := schedJob(s.rec, s.pending, s.reason)
 	sj.ExclusiveUser = s.excl
+	sj.Magnetic = s.magnetic
 	if len(s.parts) > 0 {
 		sj.Partition = s.parts[0]
 		if len(s.parts) > 1 {
@@ -40,7 +44,8 @@ func (s sentJob) job() scheduler.Job {
 
 // same says whether the plugin's view of p and s is the same job (no update to send).
 func (p sentJob) same(s sentJob) bool {
-	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending && p.excl == s.excl && slices.Equal(p.parts, s.parts)
+	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending && p.excl == s.excl && slices.Equal(p.parts, s.parts) &&
+		slices.Equal(p.magnetic, s.magnetic)
 }
 
 // sentState is the cluster as shown to the plugin: the jobs it schedules (pending and
@@ -67,6 +72,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 	}
 	s := sentState{jobs: make([]sentJob, 0, len(elig))}
 	anyExcl := c.t.anyExclusiveUser() // select_user.go
+	magnets := c.t.magneticResvs(now) // resv_magnetic.go
 	for id, j := range c.t.liveJobs() {
 		if n, ok := repl[id]; ok {
 			j = n
@@ -75,7 +81,11 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 		if !pending && !j.countsOnNodes() {
 			continue // ended, completing without nodes, suspended without an allocation or by preemption
 		}
-		s.jobs = append(s.jobs, sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id], anyExcl)})
+		sj := sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id], anyExcl)}
+		if pending && len(magnets) > 0 {
+			sj.magnetic = magneticFor(magnets, j)
+		}
+		s.jobs = append(s.jobs, sj)
 	}
 	slices.SortFunc(s.jobs, func(a, b sentJob) int { return cmp.Compare(a.rec.JobID, b.rec.JobID) })
 	for _, name := range c.t.nodeOrder {

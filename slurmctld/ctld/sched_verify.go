@@ -43,7 +43,14 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 		return nil, allocation{}, fmt.Errorf("partition %s is not one the job may start in now (%s)", chosen, strings.Join(parts, ","))
 	}
 	part := c.t.parts[cmp.Or(chosen, j.Partition)]
-	if err := c.t.resvBars(j, part, s.Nodes, now); err != nil { // resv_jobs.go
+	resv := j.descStr(descReservation)
+	if s.Reservation != "" {
+		if err := c.t.magneticStart(j, s.Reservation, now); err != nil { // resv_magnetic.go
+			return nil, allocation{}, err
+		}
+		resv = s.Reservation
+	}
+	if err := c.t.resvBarsIn(j, resv, part, s.Nodes, now); err != nil { // resv_jobs.go
 		return nil, allocation{}, err
 	}
 	n := uint32(len(s.Nodes))
@@ -149,5 +156,6 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 	if part.conf.Name != j.Partition {
 		a.partition = part.conf.Name
 	}
+	a.magnetic = s.Reservation
 	return j, a, nil
 }

@@ -13,6 +13,8 @@ type allocation struct {
 	gres  [][]gresTake // devices taken on nodes[i] (gres.go), nil without --gres
 	// partition is where a job of several partitions starts, when not its Partition.
 	partition string
+	// magnetic is the magnetic reservation a job naming none starts in (resv_magnetic.go).
+	magnetic string
 }
 
 // fitsEver says whether the job could run on its partition if every node there were idle

@@ -176,6 +176,7 @@ type startJob struct {
 	timeLimit   uint32       // the job's new time limit (a --deadline cuts it), 0 = unchanged
 	partition   string       // where a job of several partitions runs, "" = its Partition
 	backfill    bool         // the backfill pass starts it
+	magnetic    string       // the magnetic reservation it is drawn into (resv_magnetic.go)
 }
 
 func (ch startJob) plan(t *tables) (*effects, error) {

@@ -77,6 +77,16 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 			one[0] = j.Partition // Parts() without allocating, for the usual job of one partition
 			names = one[:]
 		}
+		if len(j.Magnetic) > 0 && j.Reservation == "" {
+			st, ok, reached := magnetic(j, names, parts, rs, pool, capacity, now, depth, &r)
+			if reached {
+				return r
+			}
+			if ok {
+				r.Starts = append(r.Starts, st)
+				continue
+			}
+		}
 		for _, name := range names {
 			part := parts(name)
 			if part == nil {
@@ -147,6 +157,48 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 		}
 	}
 	return r
+}
+
+// magnetic tries j in each magnetic reservation that admits it (scheduler.Job.Magnetic),
+// before its plain turn, as Slurm's queue holds an entry for it in each ahead of its own:
+// the first that holds it now starts it there. A failure there blocks nothing (Slurm counts
+// such an entry against the reservation, which no later job of it names). reached says the
+// pass's depth ran out.
+func magnetic(j *scheduler.Job, names []string, parts func(string) *scheduler.Partition, rs *Resvs, pool *selection.Pool,
+	capacity *selection.Capacity, now int64, depth int, r *Result) (st scheduler.Start, ok, reached bool) {
+	in := *j
+	in.Magnetic = nil
+	for _, m := range j.Magnetic {
+		in.Reservation = m
+		for _, name := range names {
+			part := parts(name)
+			if part == nil || !capacity.FitsEver(&in, part) {
+				continue
+			}
+			v := rs.At(&in, part, now)
+			if !v.Runs() {
+				continue
+			}
+			if depth > 0 && r.Tested >= depth {
+				r.DepthReached = true
+				return scheduler.Start{}, false, true
+			}
+			r.Tested++
+			pool.Bar(v.Barred)
+			a, fits := pool.Select(&in, part)
+			pool.Bar(nil)
+			if !fits {
+				continue
+			}
+			pool.Take(a, j.Exclusive)
+			st := scheduler.Start{JobID: j.ID, Nodes: a.Nodes, CPUs: a.CPUs, Mem: a.Mem, Gres: a.Gres, Reservation: m}
+			if name != j.Partition {
+				st.Partition = name
+			}
+			return st, true, false
+		}
+	}
+	return scheduler.Start{}, false, false
 }
 
 // PoolOf is the free resources of m's nodes after its running jobs.
