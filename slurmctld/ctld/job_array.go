@@ -239,6 +239,7 @@ func runOn(n *jobRecord, st startJob) {
 	}
 	if st.magnetic != "" {
 		n.editDesc(func(d *wire.JobDesc) { d.Reservation = st.magnetic })
+		n.Magnetic = true
 	}
 	n.EndTime = 0
 	if n.TimeLimit != wire.Infinite && n.TimeLimit != wire.NoVal {

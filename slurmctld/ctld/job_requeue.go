@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/orbit-hpc/orbit/compat/states"
+	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
 // Requeue, as Slurm's job_requeue: a running batch job goes back to PENDING (COMPLETING
@@ -69,6 +70,11 @@ func (ch requeueJob) plan(t *tables) (*effects, error) {
 	}
 	n := j.clone()
 	n.Restarts++
+	if n.Magnetic {
+		// Back to the plain queue: magnetic reservations may draw it again.
+		n.editDesc(func(d *wire.JobDesc) { d.Reservation = "" })
+		n.Magnetic = false
+	}
 	n.SubmitTime = ch.now
 	n.EligibleTime = ch.now + requeueDelay
 	n.EndTime = ch.now

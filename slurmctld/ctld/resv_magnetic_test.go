@@ -54,3 +54,37 @@ func TestResv_Magnetic(t *testing.T) {
 		t.Errorf("a reservation without MAGNETIC drew a job: it runs on %s in %q", got.NodeList, got.Reservation)
 	}
 }
+
+// TestResv_MagneticRequeue: a job drawn into a magnetic reservation names no reservation
+// again once requeued (Slurm clears JOB_MAGNETIC with the reservation it was given), so it
+// may start outside; one that named the reservation keeps it.
+func TestResv_MagneticRequeue(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 2, CPUs: 2})
+	f.startNodes("n1", "n2")
+	d := resvDesc("mag")
+	d.StartTime, d.Duration, d.NodeList, d.Users, d.Flags = time.Now().Unix(), 60, "n2", "root", wire.ResvMagnetic
+	if _, err := f.createResv(d); err != nil {
+		t.Fatal(err)
+	}
+	drawn := f.mustSubmit(script("sleep 1000"))
+	named := script("sleep 1000")
+	named.Reservation = "mag"
+	own := f.mustSubmit(named)
+	for _, id := range []uint32{drawn, own} {
+		if j := f.waitState(id, states.JobRunning); j.Reservation != "mag" {
+			t.Fatalf("job %d runs in %q, want mag", id, j.Reservation)
+		}
+		if rep := f.update(0, id, wire.NoVal, wire.JobActionRequeue); rep.Errno != 0 {
+			t.Fatalf("requeue %d: %+v", id, rep)
+		}
+	}
+	f.waitFor("both requeued", func() bool {
+		return states.JobState(f.job(drawn).State).IsPending() && states.JobState(f.job(own).State).IsPending()
+	})
+	if got := f.job(drawn).Reservation; got != "" {
+		t.Errorf("the drawn job after its requeue names %q, want none", got)
+	}
+	if got := f.job(own).Reservation; got != "mag" {
+		t.Errorf("the job that named mag names %q after its requeue", got)
+	}
+}

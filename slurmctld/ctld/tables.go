@@ -57,7 +57,10 @@ type jobRecord struct {
 	MemWholeNode bool `codec:"mem_whole_node"`
 	// Backfilled: the backfill pass started the job's current run (Scheduler=Backfill).
 	Backfilled bool `codec:"backfilled"`
-	AdminHold  bool `codec:"admin_hold"` // held by an operator (JobHeldAdmin) (job_update.go)
+	// Magnetic: the job named no reservation and its current run was drawn into a magnetic
+	// one (resv_magnetic.go), which a requeue forgets, as Slurm clears JOB_MAGNETIC.
+	Magnetic  bool `codec:"magnetic,omitempty"`
+	AdminHold bool `codec:"admin_hold"` // held by an operator (JobHeldAdmin) (job_update.go)
 	// PrioritySet says an administrator set Priority (scontrol update Priority=): recomputation
 	// leaves it alone, across restarts too (Slurm's direct_set_prio, saved with the job).
 	PrioritySet bool   `codec:"priority_set"`
