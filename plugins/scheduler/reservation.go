@@ -18,6 +18,9 @@ type AdvanceReservation struct {
 	Maint     bool     `codec:"maint,omitempty"`
 	AllNodes  bool     `codec:"all_nodes,omitempty"`
 	PartNodes string   `codec:"part_nodes,omitempty"`
+	// Flex (flags=FLEX): a job in the reservation is bound neither to its nodes nor to its
+	// window; it prefers its nodes (ResvVerdict.Prefer).
+	Flex bool `codec:"flex,omitempty"`
 }
 
 // holdsPartition says whether r keeps a job of part from every node of it in the way that
@@ -62,6 +65,9 @@ type ResvVerdict struct {
 	NotYet bool
 	Later  int64
 	Gone   bool
+	// Prefer are the nodes of the job's FLEX reservation, which it takes before others (as
+	// a lower Weight= would make it); nil otherwise.
+	Prefer map[string]bool
 }
 
 // Runs says whether the job may start at all at that time (on some node not barred).
@@ -85,22 +91,27 @@ func ReservedNodes(resvs []AdvanceReservation, j *Job, part *Partition, nodes []
 	}
 	if j.Reservation != "" {
 		i := slices.IndexFunc(resvs, func(r AdvanceReservation) bool { return r.Name == j.Reservation })
-		if i < 0 || start >= resvs[i].EndTime {
+		if i < 0 || start >= resvs[i].EndTime && !resvs[i].Flex {
 			v.Gone = true
 			return v
 		}
 		own := &resvs[i]
-		if start < own.StartTime {
-			v.NotYet, v.Later = true, own.StartTime
-			return v
-		}
 		in := make(map[string]bool, len(own.Nodes))
 		for _, n := range own.Nodes {
 			in[n] = true
 		}
-		for _, n := range nodes {
-			if !in[n.Name] {
-				bar([]string{n.Name})
+		switch {
+		case own.Flex:
+			// Slurm's job_test_resv: "Job not bound to reservation nodes or time".
+			v.Prefer = in
+		case start < own.StartTime:
+			v.NotYet, v.Later = true, own.StartTime
+			return v
+		default:
+			for _, n := range nodes {
+				if !in[n.Name] {
+					bar([]string{n.Name})
+				}
 			}
 		}
 	}

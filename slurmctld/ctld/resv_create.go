@@ -38,7 +38,7 @@ const (
 		wire.ResvNoHoldJobs | wire.ResvMagnetic
 	// resvFlagsUnsupported are the flags whose behaviour Orbit does not have: a reservation
 	// asking for one is refused by name rather than made without it.
-	resvFlagsUnsupported = wire.ResvFlex | wire.ResvAnyNodes | wire.ResvFirstCores |
+	resvFlagsUnsupported = wire.ResvAnyNodes | wire.ResvFirstCores |
 		wire.ResvTimeFloat | wire.ResvReplace
 )
 
@@ -82,7 +82,7 @@ func resvUnsupported(d *wire.ResvDesc) error {
 
 // resvFlagNames names flag bits for a message.
 func resvFlagNames(f uint64) string {
-	names := map[uint64]string{wire.ResvFlex: "FLEX", wire.ResvAnyNodes: "ANY_NODES",
+	names := map[uint64]string{wire.ResvAnyNodes: "ANY_NODES",
 		wire.ResvFirstCores: "FIRST_CORES", wire.ResvTimeFloat: "TIME_FLOAT", wire.ResvReplace: "REPLACE"}
 	var out []string
 	for bit := uint64(1); bit != 0; bit <<= 1 {

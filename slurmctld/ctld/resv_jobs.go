@@ -38,7 +38,7 @@ func (t *tables) resvReason(j *jobRecord, now int64) states.Reason {
 	switch r := t.resvs[name]; {
 	case r == nil:
 		return states.WaitResvDeleted
-	case now < r.StartTime:
+	case now < r.StartTime && !r.has(wire.ResvFlex): // FLEX: not bound to its window
 		return states.WaitReservation
 	}
 	return states.WaitNoReason
@@ -71,12 +71,18 @@ func (t *tables) resvBarsIn(j *jobRecord, name string, part *partEntry, nodes []
 	}
 	if name != "" {
 		r := t.resvs[name]
-		if r == nil || !r.activeAt(now) {
+		switch {
+		case r == nil:
+			return fmt.Errorf("reservation %s does not exist", name)
+		case r.has(wire.ResvFlex):
+			// Slurm's job_test_resv: "Job not bound to reservation nodes or time".
+		case !r.activeAt(now):
 			return fmt.Errorf("reservation %s is not active", name)
-		}
-		for _, n := range nodes {
-			if !r.hasNode(n) {
-				return fmt.Errorf("node %s is not in the job's reservation %s", n, name)
+		default:
+			for _, n := range nodes {
+				if !r.hasNode(n) {
+					return fmt.Errorf("node %s is not in the job's reservation %s", n, name)
+				}
 			}
 		}
 	}
@@ -110,13 +116,15 @@ func (t *tables) resvPart(j *jobRecord, p *partEntry, now int64) (usable *partEn
 		if own = t.resvs[name]; own == nil {
 			return nil, now
 		}
-		at = max(now, own.StartTime)
+		if !own.has(wire.ResvFlex) {
+			at = max(now, own.StartTime)
+		}
 	}
 	end := at + t.runSecondsLimit(j, p)
 	cp := *p
 	cp.nodes, cp.cpus = nil, 0
 	for _, n := range p.nodes {
-		if own != nil && !own.hasNode(n) {
+		if own != nil && !own.has(wire.ResvFlex) && !own.hasNode(n) {
 			continue
 		}
 		held := false

@@ -144,7 +144,7 @@ func (t *tables) schedResvs() []scheduler.AdvanceReservation {
 	var out []scheduler.AdvanceReservation
 	for _, r := range t.resvList() {
 		a := scheduler.AdvanceReservation{Name: r.Name, StartTime: r.StartTime, EndTime: r.EndTime,
-			Nodes: slices.Clone(r.Nodes), Maint: r.has(wire.ResvMaint), AllNodes: r.has(wire.ResvAllNodes)}
+			Nodes: slices.Clone(r.Nodes), Maint: r.has(wire.ResvMaint), AllNodes: r.has(wire.ResvAllNodes), Flex: r.has(wire.ResvFlex)}
 		if r.has(wire.ResvPartNodes) {
 			a.PartNodes = r.Partition
 		}

@@ -102,7 +102,7 @@ func (t *tables) updatedResv(old *resvRecord, d *wire.ResvDesc, g resvGroupsEdit
 			{wire.ResvPartNodes, wire.ResvNoPartNodes}, {wire.ResvWeekday, wire.ResvNoWeekday},
 			{wire.ResvWeekend, wire.ResvNoWeekend}, {wire.ResvHourly, wire.ResvNoHourly},
 			{wire.ResvPurgeComp, wire.ResvNoPurgeComp}, {wire.ResvStatic, wire.ResvNoStatic},
-			{wire.ResvMagnetic, wire.ResvNoMagnetic},
+			{wire.ResvMagnetic, wire.ResvNoMagnetic}, {wire.ResvFlex, wire.ResvNoFlex},
 		} {
 			if d.Flags&p[0] != 0 {
 				r.Flags |= p[0]

@@ -2,6 +2,7 @@ package ctld
 
 import (
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
 
@@ -116,9 +117,15 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 	}
 	// As the scheduler plugins' selection: select/cons_tres's choice (ChooseNodes).
 	var cands []cand
-	var caps, weights []uint32
+	var caps []uint32
+	var weights []uint64
 	var pos []int
 	var isNamed []bool
+	// A job of a FLEX reservation takes its nodes first (Slurm's IN_FL node set).
+	var flex *resvRecord
+	if r := t.resvs[j.descStr(descReservation)]; r != nil && r.has(wire.ResvFlex) {
+		flex = r
+	}
 	for _, name := range p.nodes {
 		if !named[name] && inList(exc, name) {
 			continue
@@ -127,7 +134,11 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 			cands = append(cands, cand{name, c})
 			caps = append(caps, c)
 			pos = append(pos, t.nodes[name].order)
-			weights = append(weights, t.nodes[name].conf.Weight)
+			w := uint64(t.nodes[name].conf.Weight)
+			if flex != nil && !flex.hasNode(name) {
+				w += 1 << 32
+			}
+			weights = append(weights, w)
 			isNamed = append(isNamed, named[name])
 		}
 	}

@@ -114,6 +114,7 @@ func (tl *timeline) earliest(j *scheduler.Job, part *scheduler.Partition, now, w
 				pool.Unwatch()
 				barred = v.Barred
 				pool.Bar(barred)
+				pool.Prefer(v.Prefer)
 				tally = pool.Watch(j, part)
 			}
 		}
@@ -153,6 +154,7 @@ func sameMask(a, b []bool) bool {
 func (tl *timeline) reset() {
 	tl.pool.Unwatch()
 	tl.pool.Bar(nil)
+	tl.pool.Prefer(nil)
 	for _, i := range tl.touched {
 		h := &tl.held[i]
 		switch {

@@ -118,8 +118,10 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 			}
 			r.Tested++
 			pool.Bar(v.Barred)
+			pool.Prefer(v.Prefer)
 			a, ok := pool.Select(j, part)
 			pool.Bar(nil)
+			pool.Prefer(nil)
 			if !ok {
 				reason = states.WaitResources
 				if v.Barred != nil && !fitsIdle(j, part, v.Barred) && fitsIdle(j, part, nil) {
@@ -185,8 +187,10 @@ func magnetic(j *scheduler.Job, names []string, parts func(string) *scheduler.Pa
 			}
 			r.Tested++
 			pool.Bar(v.Barred)
+			pool.Prefer(v.Prefer)
 			a, fits := pool.Select(&in, part)
 			pool.Bar(nil)
+			pool.Prefer(nil)
 			if !fits {
 				continue
 			}

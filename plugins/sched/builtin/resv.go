@@ -35,6 +35,8 @@ type Verdict struct {
 	NotYet bool
 	Later  int64
 	Gone   bool
+	// Prefer marks the nodes of the job's FLEX reservation, taken first (Pool.Prefer).
+	Prefer []bool
 }
 
 // Runs says whether the job may start at all at that time (on some node not barred).
@@ -64,9 +66,9 @@ func (r *Resvs) At(j *scheduler.Job, part *scheduler.Partition, start int64) Ver
 	if j.Reservation != "" {
 		i, ok := r.byName[j.Reservation]
 		switch {
-		case !ok || start >= r.list[i].EndTime:
+		case !ok || start >= r.list[i].EndTime && !r.list[i].Flex:
 			return Verdict{Gone: true}
-		case start < r.list[i].StartTime:
+		case start < r.list[i].StartTime && !r.list[i].Flex:
 			return Verdict{NotYet: true, Later: r.list[i].StartTime}
 		}
 		own = i
@@ -92,7 +94,8 @@ func (r *Resvs) At(j *scheduler.Job, part *scheduler.Partition, start int64) Ver
 		return v
 	}
 	rv := scheduler.ReservedNodes(r.list, j, part, r.nodes, start, end)
-	v := Verdict{Barred: r.pool.MaskOf(rv.Barred), Maint: rv.Maint, NotYet: rv.NotYet, Later: rv.Later, Gone: rv.Gone}
+	v := Verdict{Barred: r.pool.MaskOf(rv.Barred), Maint: rv.Maint, NotYet: rv.NotYet, Later: rv.Later, Gone: rv.Gone,
+		Prefer: r.pool.MaskOf(rv.Prefer)}
 	if r.known == nil {
 		r.known = map[string]Verdict{}
 	}

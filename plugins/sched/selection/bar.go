@@ -8,6 +8,11 @@ package selection
 // unavailable, only unusable by some jobs.
 func (p *Pool) Bar(mask []bool) { p.barred = mask }
 
+// Prefer makes Select take the nodes mask marks (by p's node order: MaskOf) before all
+// others, as if their Weight= were lower, until Prefer(nil): the nodes of the job's FLEX
+// reservation, which Slurm puts in a node set of their own ahead of the rest.
+func (p *Pool) Prefer(mask []bool) { p.prefer = mask }
+
 // MaskOf is a mask of the named nodes for Bar; nil when none of them is p's.
 func (p *Pool) MaskOf(names map[string]bool) []bool {
 	var mask []bool

@@ -23,7 +23,7 @@ import "slices"
 // of which must have room. want is the node count the job aims at (its -N maximum, else
 // its minimum); maxNodes 0 means no maximum. It returns the indexes into caps of the
 // chosen nodes, in order.
-func ChooseNodes(caps []uint32, pos []int, weights []uint32, req []bool, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
+func ChooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
 	if maxNodes == 0 || maxNodes > max(tasks, minNodes) {
 		maxNodes = max(tasks, minNodes)
 	}
@@ -80,7 +80,7 @@ func ChooseNodes(caps []uint32, pos []int, weights []uint32, req []bool, minNode
 type evalNodes struct {
 	caps                            []uint32
 	pos                             []int
-	weights                         []uint32
+	weights                         []uint64
 	req                             []bool
 	out                             []bool
 	minNodes, maxNodes, want, tasks uint32
@@ -105,11 +105,11 @@ func (e *evalNodes) eval() ([]int, bool) {
 	type run struct {
 		nodes      []int // the candidates not named, in order
 		cpus, size int64
-		weight     uint32
+		weight     uint64
 		req        int // the first named node within the run, -1 none
 		last       int // the position of the run's last node, named or not
 	}
-	weight := func(i int) uint32 {
+	weight := func(i int) uint64 {
 		if e.weights == nil {
 			return 0
 		}

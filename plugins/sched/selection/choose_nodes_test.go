@@ -55,7 +55,7 @@ func TestChooseNodes(t *testing.T) {
 // nodes ends where the weight changes; recorded on Slurm 22.05 with n2 and n3 of weight 1
 // and n1 and n4 of weight 10.
 func TestChooseNodes_Weights(t *testing.T) {
-	caps, pos, weights := []uint32{64, 64, 64, 64}, []int{0, 1, 2, 3}, []uint32{10, 1, 1, 10}
+	caps, pos, weights := []uint32{64, 64, 64, 64}, []int{0, 1, 2, 3}, []uint64{10, 1, 1, 10}
 	for _, c := range []struct {
 		min, max, want, tasks uint32
 		chosen                []int
@@ -71,7 +71,7 @@ func TestChooseNodes_Weights(t *testing.T) {
 		}
 	}
 	// n2 taken whole: the remaining weight-1 node first, then the others in order.
-	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint32{10, 1, 10}, nil, 3, 3, 3, 3)
+	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint64{10, 1, 10}, nil, 3, 3, 3, 3)
 	if !ok || !slices.Equal(got, []int{0, 1, 2}) {
 		t.Errorf("-N3 -n3 beside a full n2: %v (ok %v), want n1, n3, n4", got, ok)
 	}

@@ -46,6 +46,8 @@ type Pool struct {
 	withheld []bool
 	// barred marks the nodes kept from the job being placed (Bar); nil when none is.
 	barred []bool
+	// prefer marks the nodes Select takes first (Prefer); nil when none.
+	prefer []bool
 }
 
 // partCap is one partition's MaxCPUsPerNode and its row in Pool.partUse.

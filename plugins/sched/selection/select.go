@@ -149,7 +149,8 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	// -n64 job on n3, a -N2 -n128 one on n3 and n4, and a -n65 job, which no single node
 	// could hold, on n1, n2 and n3 in order; -N2 -w n4 ran on n[3-4], -N3 -w n2 on n[2-4].
 	var cands []cand
-	var caps, weights []uint32
+	var caps []uint32
+	var weights []uint64
 	var pos []int
 	var req []bool
 	for _, i := range p.partIndex(part) {
@@ -165,7 +166,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		cands = append(cands, cand{name, n})
 		caps = append(caps, n)
 		pos = append(pos, i)
-		weights = append(weights, f.Node.Weight)
+		weights = append(weights, p.weightOf(i))
 		req = append(req, named[name])
 	}
 	if len(named) == 0 {
@@ -235,4 +236,14 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 	}
 	return a, true
+}
+
+// weightOf is node i's Weight= for the choice of nodes, after every node Prefer marks when
+// a mask is set.
+func (p *Pool) weightOf(i int) uint64 {
+	w := uint64(p.nodes[i].Node.Weight)
+	if p.prefer != nil && !p.prefer[i] {
+		w += 1 << 32
+	}
+	return w
 }
