@@ -36,8 +36,9 @@ func (j *jobRecord) runSeconds(now int64) int64 {
 	return j.PreSusTime + now - max(j.StartTime, j.SuspendTime)
 }
 
-// enforceTimeLimits ends every running job past its time limit plus OverTimeLimit, and every
-// interactive allocation past InactiveLimit (job_inactive.go): TIMEOUT (reason TimeLimit or
+// enforceTimeLimits ends every running job past its time limit plus OverTimeLimit, every job
+// past its reservation's end plus ResvOverRun (resv_overrun.go), and every interactive
+// allocation past InactiveLimit (job_inactive.go): TIMEOUT (reason TimeLimit or
 // InactiveLimit) with COMPLETING, and a terminate to each of its nodes. The node kills the
 // steps (SIGTERM, KillWait, SIGKILL) and the batch host reports the end, which releases the
 // nodes.
@@ -50,12 +51,14 @@ func (c *Controller) enforceTimeLimits() {
 	}
 	var victims []victim
 	var chs multi
+	overrun, noOverrunLimit := resvOverRun(c.config()) // resv_overrun.go
 	c.mu.Lock()
 	for _, j := range c.t.jobs {
-		if !j.state().IsRunning() || j.TimeLimit == wire.Infinite || j.TimeLimit == wire.NoVal {
+		if !j.state().IsRunning() {
 			continue
 		}
-		if j.runSeconds(now) < int64(j.TimeLimit)*60+over {
+		limited := j.TimeLimit != wire.Infinite && j.TimeLimit != wire.NoVal && j.runSeconds(now) >= int64(j.TimeLimit)*60+over
+		if !limited && (noOverrunLimit || !c.t.resvEnded(j, now, overrun)) {
 			continue
 		}
 		chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailTimeout, end: now, completing: true})

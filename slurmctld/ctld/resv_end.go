@@ -12,8 +12,9 @@ import (
 // reservation that no job has named for its purge time is deleted. A reservation whose nodes
 // were chosen for it (NodeCnt=), unless STATIC_ALLOC, trades a node that went DOWN or DRAIN
 // for a usable one (Slurm's _validate_node_choice). At the end of its window a recurring reservation
-// (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other is deleted.
-// Running jobs in it go on. A pending job that named a deleted reservation no longer names
+// (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other is deleted
+// once no job runs in it: a job running in one that is not FLEX ends TIMEOUT ResvOverRun
+// minutes after the window (resv_overrun.go). A pending job that named a deleted reservation no longer names
 // it and, unless the reservation had NO_HOLD_JOBS_AFTER_END, is held (RESV_DEL_HOLD, reason
 // ReservationDeleted) until released, as in Slurm.
 
@@ -60,6 +61,15 @@ func (c *Controller) tickResvs() {
 			n.StartTime, n.EndTime = nextWindow(r, now)
 			n.PrologRan, n.EpilogRan = false, false
 			chs = append(chs, changeResv{put: n})
+			continue
+		}
+		if c.t.runsInResv(r.Name) {
+			// Kept until its jobs end (resv_overrun.go); its scripts have run.
+			if !r.PrologRan || !r.EpilogRan {
+				n := r.clone()
+				n.PrologRan, n.EpilogRan = true, true
+				chs = append(chs, changeResv{put: n})
+			}
 			continue
 		}
 		chs = append(chs, changeResv{delete: r.Name})
