@@ -69,6 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, w := range o.spec.Warnings {
 		io.WriteString(stderr, w)
 	}
+	settleCounts(o, stderr) // options.go
 	if o.spec.TestOnly { // -v: test-only stops before the checks below; Slurm's srun lists them here too
 		io.WriteString(stderr, compatopts.DefinedOptions(o.spec))
 	}

@@ -215,3 +215,35 @@ func argv0() string {
 	}
 	return "srun"
 }
+
+// settleCounts is Slurm's srun check of a node count and a task count both given (on the
+// command line or by the allocation's environment; opt.c's _opt_verify): fewer tasks than
+// nodes lowers the node count to the tasks, with a warning, before the allocation is asked
+// for; an --ntasks-per-node that does not divide the tasks over the nodes is dropped, with a
+// warning when the tasks exceed it.
+func settleCounts(o *options, stderr io.Writer) {
+	if !o.nodesSet || !o.ntasksSet {
+		return
+	}
+	js := o.spec
+	if js != nil && js.MaxNodes != 0 && o.ntasks < js.MaxNodes {
+		js.MaxNodes = o.ntasks
+	}
+	if o.ntasks > 0 && o.ntasks < o.nodes {
+		fmt.Fprintf(stderr, "srun: Warning: can't run %d processes on %d nodes, setting nnodes to %d\n", o.ntasks, o.nodes, o.ntasks)
+		o.nodes = o.ntasks
+		if js != nil {
+			js.MinNodes = o.ntasks
+		}
+	}
+	if o.tasksPerNode > 0 && o.nodes > 0 && o.tasksPerNode != o.ntasks/o.nodes {
+		if o.ntasks > o.tasksPerNode {
+			fmt.Fprintf(stderr, "srun: Warning: can't honor --ntasks-per-node set to %d which doesn't match the requested tasks %d with the number of requested nodes %d. Ignoring --ntasks-per-node.\n",
+				o.tasksPerNode, o.ntasks, o.nodes)
+		}
+		o.tasksPerNode = 0
+		if js != nil {
+			js.NTasksPerNode = jobspec.NoVal
+		}
+	}
+}

@@ -163,3 +163,36 @@ func FuzzParseArgs(f *testing.F) {
 		parseArgs(strings.Split(s, "\x00"), nil)
 	})
 }
+
+// TestSettleCounts: a node count and a task count both given are settled as Slurm 22.05's
+// srun does before it asks for an allocation (lines and counts from the reference): fewer
+// tasks than nodes lower the nodes, an --ntasks-per-node that does not divide the tasks is
+// dropped, with a warning only when the tasks exceed it; the allocation's environment
+// counts as given.
+func TestSettleCounts(t *testing.T) {
+	for _, c := range []struct {
+		args           []string
+		env            []string
+		nodes, perNode uint32
+		warning        string
+	}{
+		{[]string{"-N4", "-n2", "true"}, nil, 2, 0, "srun: Warning: can't run 2 processes on 4 nodes, setting nnodes to 2\n"},
+		{[]string{"-N2", "-n4", "--ntasks-per-node=3", "true"}, nil, 2, 0,
+			"srun: Warning: can't honor --ntasks-per-node set to 3 which doesn't match the requested tasks 4 with the number of requested nodes 2. Ignoring --ntasks-per-node.\n"},
+		{[]string{"-N2", "-n2", "--ntasks-per-node=4", "true"}, nil, 2, 0, ""},
+		{[]string{"-N2", "-n4", "--ntasks-per-node=2", "true"}, nil, 2, 2, ""},
+		{[]string{"-n4", "true"}, []string{"SLURM_JOB_ID=7", "SLURM_NNODES=2", "SLURM_JOB_NUM_NODES=2", "SLURM_NTASKS_PER_NODE=3"}, 2, 0,
+			"srun: Warning: can't honor --ntasks-per-node set to 3 which doesn't match the requested tasks 4 with the number of requested nodes 2. Ignoring --ntasks-per-node.\n"},
+		{[]string{"-n4", "true"}, nil, 0, 0, ""},
+	} {
+		o, err := parseArgs(c.args, c.env)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		var stderr strings.Builder
+		settleCounts(o, &stderr)
+		if o.nodes != c.nodes || o.tasksPerNode != c.perNode || stderr.String() != c.warning {
+			t.Errorf("%q %q: nodes %d, per node %d, stderr %q; want %d, %d, %q", c.args, c.env, o.nodes, o.tasksPerNode, stderr.String(), c.nodes, c.perNode, c.warning)
+		}
+	}
+}

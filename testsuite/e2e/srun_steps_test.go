@@ -82,8 +82,9 @@ func TestSrunSteps_ShareCPUsAsSlurm(t *testing.T) {
 
 // TestSrunRelativeAndPreserveEnv: srun -r starts the step at that node of the allocation;
 // -E leaves the task counts the job's environment has (as the reference prints them:
-// SLURM_NTASKS 3 for a one-task step of a three-task job); and -r without room after it
-// is refused with Slurm's message.
+// SLURM_NTASKS 3 for a one-task step of a three-task job); a one-task step of the two-node
+// job runs on one node, with Slurm's warning, so -r 1 fits; and -r without room after it
+// is refused with Slurm's message (lines from the reference, 22.05.8).
 func TestSrunRelativeAndPreserveEnv(t *testing.T) {
 	testbin.Path(t, "srun")
 	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 2})
@@ -94,6 +95,8 @@ srun -r 0 -N1 -n1 printenv SLURMD_NODENAME
 srun -E -N1 -n1 printenv SLURM_NTASKS SLURM_NNODES SLURM_STEP_NUM_TASKS
 srun -r 1 -n1 true
 echo "rc=$?"
+srun -r 2 -n1 true
+echo "rc=$?"
 `)
 	id := submit(t, c, script)
 	if j := c.WaitJob(t, id, states.JobComplete, states.JobFailed); states.JobState(j.State).Base() != states.JobComplete {
@@ -101,7 +104,9 @@ echo "rc=$?"
 	}
 	b, _ := os.ReadFile(filepath.Join(c.WorkDir, "rel.out"))
 	want := "n2\nn1\n3\n2\n1\n" +
-		"srun: error: --relative and SLURM_JOB_NUM_NODES option incompatible with count of allocated nodes (1+2>2)\nrc=1\n"
+		"srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1\nrc=0\n" +
+		"srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1\n" +
+		"srun: error: --relative and SLURM_JOB_NUM_NODES option incompatible with count of allocated nodes (2+1>2)\nrc=1\n"
 	if string(b) != want {
 		t.Errorf("job output:\n%s\nwant:\n%s", b, want)
 	}
