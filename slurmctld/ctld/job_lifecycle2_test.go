@@ -210,6 +210,11 @@ func TestDependency_ReasonsAndText(t *testing.T) {
 		}
 		f.kill(0, id, 0)
 	}
+	// An unmet dependency is the reason before a begin time still ahead (Slurm's
+	// job_independent tests it first; matched on the reference).
+	later := script("true")
+	later.Dependency, later.BeginTime = "afterany:"+itoa(run), time.Now().Unix()+3600
+	f.waitReason(f.mustSubmit(later), states.WaitDependency)
 	// --kill-on-invalid-dep=yes cancels instead.
 	d := script("true")
 	d.Dependency = "afterok:" + itoa(failed)

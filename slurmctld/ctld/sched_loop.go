@@ -175,11 +175,12 @@ func (c *Controller) eligibility(j *jobRecord, now int64, running *inUse) (reaso
 		reason = states.FailBadConstraints // parked by the scheduler (planCycle), not held
 	case j.Priority == 0:
 		reason = heldReason(j)
-	case j.EligibleTime > now:
-		reason = states.WaitTime
 	case dep != states.WaitNoReason:
+		// Before the begin time, as Slurm's job_independent tests them.
 		reason = dep
 		invalidDep = dep == states.WaitDepInvalid && c.killInvalidDep(j)
+	case j.EligibleTime > now:
+		reason = states.WaitTime
 	case j.throttled(running.tasks):
 		reason = states.WaitArrayTaskLimit
 	default:
