@@ -119,6 +119,13 @@ func (e *evalNodes) eval() ([]int, bool) {
 	maxNodes := int64(e.maxNodes)
 	var chosen []int
 	taken := make([]bool, len(e.caps))
+	take := func(i int, cpus int64) {
+		taken[i] = true
+		chosen = append(chosen, i)
+		remCPUs -= cpus
+		remNodes--
+		maxNodes--
+	}
 	// The named nodes first, all of them.
 	for i := range e.caps {
 		if !e.named(i) {
@@ -127,11 +134,7 @@ func (e *evalNodes) eval() ([]int, bool) {
 		if maxNodes == 0 {
 			return nil, false
 		}
-		taken[i] = true
-		chosen = append(chosen, i)
-		remCPUs -= int64(e.caps[i])
-		remNodes--
-		maxNodes--
+		take(i, int64(e.caps[i]))
 	}
 	if len(chosen) > 0 && remNodes <= 0 && remCPUs <= 0 {
 		return chosen, true
@@ -180,9 +183,12 @@ func (e *evalNodes) eval() ([]int, bool) {
 			break
 		}
 		r := &runs[best]
+		// In a run holding a named node: up from the first one, then down from it.
+		// Elsewhere: in order, the last node the maximum allows finishing the job, after
+		// best fit for a job aiming at one node.
+		order, lastRule := r.nodes, r.req < 0
 		if r.req >= 0 {
-			// Up from the first named node, then down from it.
-			order := make([]int, 0, len(r.nodes))
+			order = make([]int, 0, len(r.nodes))
 			for _, i := range r.nodes {
 				if i > r.req {
 					order = append(order, i)
@@ -193,27 +199,7 @@ func (e *evalNodes) eval() ([]int, bool) {
 					order = append(order, r.nodes[k])
 				}
 			}
-			for _, i := range order {
-				if maxNodes == 0 || (remNodes <= 0 && remCPUs <= 0) {
-					break
-				}
-				if taken[i] || avail[i] <= 0 {
-					continue
-				}
-				taken[i] = true
-				chosen = append(chosen, i)
-				remCPUs -= avail[i]
-				remNodes--
-				maxNodes--
-			}
-			if remNodes <= 0 && remCPUs <= 0 {
-				slices.Sort(chosen)
-				return chosen, true
-			}
-			r.cpus, r.size = 0, 0
-			continue
-		}
-		if remNodes <= 1 {
+		} else if remNodes <= 1 {
 			// Best fit: the smallest node that holds what is left, first among equals.
 			fit := -1
 			for _, i := range r.nodes {
@@ -231,18 +217,14 @@ func (e *evalNodes) eval() ([]int, bool) {
 				}
 			}
 		}
-		for _, i := range r.nodes {
+		for _, i := range order {
 			if maxNodes == 0 || (remNodes <= 0 && remCPUs <= 0) {
 				break
 			}
-			if taken[i] || avail[i] <= 0 || (maxNodes == 1 && avail[i] < remCPUs) {
+			if taken[i] || avail[i] <= 0 || (lastRule && maxNodes == 1 && avail[i] < remCPUs) {
 				continue
 			}
-			taken[i] = true
-			chosen = append(chosen, i)
-			remCPUs -= avail[i]
-			remNodes--
-			maxNodes--
+			take(i, avail[i])
 		}
 		if remNodes <= 0 && remCPUs <= 0 {
 			slices.Sort(chosen)
