@@ -11,12 +11,13 @@ import (
 // What happens to reservations with time (Slurm's job_resv_check). An active PURGE_COMP
 // reservation that no job has named for its purge time is deleted. A reservation whose nodes
 // were chosen for it (NodeCnt=), unless STATIC_ALLOC, trades a node that went DOWN or DRAIN
-// for a usable one (Slurm's _validate_node_choice). At the end of its window a recurring reservation
-// (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other is deleted
-// once no job runs in it: a job running in one that is not FLEX ends TIMEOUT ResvOverRun
-// minutes after the window (resv_overrun.go). A pending job that named a deleted reservation no longer names
-// it and, unless the reservation had NO_HOLD_JOBS_AFTER_END, is held (RESV_DEL_HOLD, reason
-// ReservationDeleted) until released, as in Slurm.
+// for a usable one (Slurm's _validate_node_choice). At the end of its window a recurring
+// reservation (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window; any other
+// is deleted once no job runs in it: a job running in one that is not FLEX ends TIMEOUT
+// ResvOverRun minutes after the window (resv_overrun.go). A pending job that named a
+// deleted reservation no longer names it and, unless the reservation had
+// NO_HOLD_JOBS_AFTER_END, is held (RESV_DEL_HOLD, reason ReservationDeleted) until
+// released, as in Slurm.
 
 // tickResvs replaces the unusable nodes of reservations, runs ResvProlog for each that has
 // started and ResvEpilog for each that has ended (resv_scripts.go), and ends every
