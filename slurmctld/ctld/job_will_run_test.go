@@ -174,8 +174,9 @@ func TestWillRun_NamedNodes(t *testing.T) {
 	if rep, err := f.willRun(d); err != nil || rep.NodeList != "n2" {
 		t.Errorf("-n4 -w n2: %+v %v, want n2", rep, err)
 	}
-	d.MinNodes, d.NumTasks = 2, 2
-	id := f.mustSubmit(d)
+	run := script("sleep 1000") // still running when looked at
+	run.MinNodes, run.NumTasks, run.ReqNodes = 2, 2, "n2"
+	id := f.mustSubmit(run)
 	if j := f.waitState(id, states.JobRunning); j.NodeList != "n[2-3]" {
 		t.Errorf("-N2 -w n2 submitted: runs on %s, want n[2-3] (up from the named node)", j.NodeList)
 	}
