@@ -19,8 +19,9 @@ import (
 // failed look and left their jobs pending with nobody to use them.
 func TestAllocWait_ControllerRestart(t *testing.T) {
 	// A short MessageTimeout: the commands' own connect retries (MessageTimeout times, a
-	// second apart) end well before the controller is back.
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, ExtraConf: "MessageTimeout=2\n"})
+	// second apart) end well before the controller is back. Not shorter: the allocate RPC
+	// answers after a scheduling cycle, which a loaded machine may take seconds to run.
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, ExtraConf: "MessageTimeout=4\n"})
 	type waiter struct {
 		name   string
 		errOut *syncBuffer
@@ -42,17 +43,13 @@ func TestAllocWait_ControllerRestart(t *testing.T) {
 		})
 		ws = append(ws, waiter{w.name, errOut, done})
 	}
+	// Both commands have their answer (they say they wait) before the controller goes.
 	waitFor(t, "both allocations pending", func() bool {
-		n := 0
-		for _, j := range c.Jobs(t) {
-			if (j.Name == "waitsalloc" || j.Name == "waitsrun") && states.JobState(j.State).IsPending() {
-				n++
-			}
-		}
-		return n == 2
+		return strings.Contains(ws[0].errOut.String(), "salloc: Pending job allocation") &&
+			strings.Contains(ws[1].errOut.String(), "queued and waiting for resources")
 	})
 	c.KillController(t)
-	time.Sleep(5 * time.Second) // longer than a look's connect retries
+	time.Sleep(7 * time.Second) // longer than a look's connect retries
 	c.RestartController(t)
 	for _, w := range ws {
 		id := jobNamed(t, c, w.name)
