@@ -32,15 +32,7 @@ func TestAllocWait_ControllerRestart(t *testing.T) {
 		errOut := new(syncBuffer)
 		cmd := exec.Command(testbin.Path(t, w.cmd), "-H", "-J", w.name, "true")
 		cmd.Env, cmd.Dir, cmd.Stderr = commandEnv(c), c.WorkDir, errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			<-done
-		})
+		done := startBackground(t, cmd)
 		ws = append(ws, waiter{w.name, errOut, done})
 	}
 	// Both commands have their answer (they say they wait) before the controller goes.

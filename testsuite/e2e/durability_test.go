@@ -246,6 +246,23 @@ func zombie(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
 }
 
+// startBackground starts cmd and returns the channel its Wait's result arrives on; the
+// test's cleanup kills it by PID and waits for it. A test that takes the result puts it back
+// (done <- err), so the cleanup does not block.
+func startBackground(t *testing.T, cmd *exec.Cmd) chan error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+	})
+	return done
+}
+
 // waitFor polls cond until it holds, failing the test after a generous bound.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -30,15 +30,7 @@ func TestSrunLost(t *testing.T) {
 				dir := t.TempDir()
 				cmd := exec.Command(srun, "-N2", "-n2", "-J", "lost", "bash", "-c", `echo $$ > pid.$SLURM_PROCID; exec sleep 300`)
 				cmd.Env, cmd.Dir = commandEnv(c), dir
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				done := make(chan error, 1)
-				go func() { done <- cmd.Wait() }()
-				t.Cleanup(func() {
-					cmd.Process.Kill()
-					<-done
-				})
+				done := startBackground(t, cmd)
 				pids := taskPids(t, dir, 2)
 				var job uint32
 				for _, j := range c.Jobs(t) {

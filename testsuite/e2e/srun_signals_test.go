@@ -79,15 +79,7 @@ func TestSrunSignals(t *testing.T) {
 			var errOut syncBuffer
 			cmd := exec.Command(srun, args...)
 			cmd.Env, cmd.Dir, cmd.Stderr = commandEnv(c), dir, &errOut
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				<-done
-			})
+			done := startBackground(t, cmd)
 			waitFor(t, "both tasks started", func() bool {
 				_, e0 := os.Stat(filepath.Join(dir, "started.0"))
 				_, e1 := os.Stat(filepath.Join(dir, "started.1"))
