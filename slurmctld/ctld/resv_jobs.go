@@ -75,7 +75,9 @@ func (t *tables) resvBarsIn(j *jobRecord, name string, part *partEntry, nodes []
 		case r == nil:
 			return fmt.Errorf("reservation %s does not exist", name)
 		case r.has(wire.ResvFlex):
-			// Slurm's job_test_resv: "Job not bound to reservation nodes or time".
+			// Slurm's job_test_resv: "Job not bound to reservation nodes or time". It
+			// returns there without barring other reservations' nodes too; Orbit still bars
+			// them below, so a FLEX job cannot take another reservation's nodes.
 		case !r.activeAt(now):
 			return fmt.Errorf("reservation %s is not active", name)
 		default:
