@@ -145,9 +145,7 @@ DownNodes=n4 Reason="bad dimm"
 	if big.CPUs != 32 || big.Sockets != 2 || big.Gres != "gpu:a100:4" {
 		t.Errorf("big = %+v", *big)
 	}
-	// The second warning is Orbit's: Shared=FORCE:2 (OverSubscribe) is not acted on.
-	if len(c.Warnings) != 2 || !strings.HasSuffix(c.Warnings[0].Error(), ":6: NodeNames=big CPUs=64 match no Sockets, Sockets*CoresPerSocket or Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs.") ||
-		!strings.HasSuffix(c.Warnings[1].Error(), ":10: PartitionName=gpu OverSubscribe=FORCE:2 is not implemented by Orbit yet: jobs do not share CPUs") {
+	if len(c.Warnings) != 1 || !strings.HasSuffix(c.Warnings[0].Error(), ":6: NodeNames=big CPUs=64 match no Sockets, Sockets*CoresPerSocket or Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs.") {
 		t.Errorf("warnings = %v", c.Warnings)
 	}
 	if len(c.Partitions) != 2 {

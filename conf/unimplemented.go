@@ -49,14 +49,3 @@ func (l *loader) unimplemented() {
 		}
 	}
 }
-
-// unimplementedPartitions warns about partition settings with an effect Orbit lacks:
-// OverSubscribe=FORCE with more than one job per CPU, under which Slurm lets every job share
-// CPUs (YES:n shares only --oversubscribe jobs, which the commands refuse by name).
-func (l *loader) unimplementedPartitions(c *Config) {
-	for _, p := range c.Partitions {
-		if n, ok := strings.CutPrefix(p.OverSubscribe, "FORCE:"); ok && n != "1" {
-			l.errs.warn(p.File, p.Line, "OverSubscribe", "PartitionName=%s OverSubscribe=%s is not implemented by Orbit yet: jobs do not share CPUs", p.Name, p.OverSubscribe)
-		}
-	}
-}

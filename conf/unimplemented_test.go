@@ -35,27 +35,22 @@ func TestUnimplementedKeysWarn(t *testing.T) {
 	}
 }
 
-// TestUnimplementedOverSubscribeWarns: a partition letting every job share CPUs
-// (OverSubscribe=FORCE, more than one job per CPU) is reported, FORCE:1 and YES are not.
-func TestUnimplementedOverSubscribeWarns(t *testing.T) {
+// TestOverSubscribeSharing: partitions whose jobs share CPUs (FORCE, YES) load without a
+// warning, their values as Slurm stores them.
+func TestOverSubscribeSharing(t *testing.T) {
 	cfg, err := Parse("slurm.conf", []byte("ClusterName=x\nSlurmctldHost=h\nNodeName=n1 CPUs=4\n"+
 		"PartitionName=a Nodes=n1 OverSubscribe=FORCE:4\nPartitionName=b Nodes=n1 OverSubscribe=FORCE:1\n"+
-		"PartitionName=c Nodes=n1 Shared=FORCE\nPartitionName=d Nodes=n1 OverSubscribe=YES:2\n"))
+		"PartitionName=c Nodes=n1 Shared=FORCE\nPartitionName=d Nodes=n1 OverSubscribe=YES:2\nPartitionName=e Nodes=n1 OverSubscribe=yes\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var w string
 	if cfg.Warnings != nil {
-		w = cfg.Warnings.Error()
+		t.Errorf("warnings: %v", cfg.Warnings)
 	}
-	for _, want := range []string{"PartitionName=a OverSubscribe=FORCE:4 is not implemented by Orbit yet", "PartitionName=c OverSubscribe=FORCE:4 is not implemented"} {
-		if !strings.Contains(w, want) {
-			t.Errorf("warnings lack %q:\n%s", want, w)
-		}
-	}
-	for _, quiet := range []string{"PartitionName=b", "PartitionName=d"} {
-		if strings.Contains(w, quiet) {
-			t.Errorf("%s is warned about:\n%s", quiet, w)
+	want := map[string]string{"a": "FORCE:4", "b": "FORCE:1", "c": "FORCE:4", "d": "YES:2", "e": "YES:4"}
+	for _, p := range cfg.Partitions {
+		if p.OverSubscribe != want[p.Name] {
+			t.Errorf("partition %s OverSubscribe=%s, want %s", p.Name, p.OverSubscribe, want[p.Name])
 		}
 	}
 }

@@ -38,8 +38,8 @@ func (s *session) jobDesc() wire.JobDesc {
 		NodeConstraints: js.NodeConstraints, MinPower: js.MinPower, MaxPower: js.MaxPower,
 		Gres: js.Gres, Licenses: js.Licenses, ExcNodes: js.Exclude, Constraint: js.Constraint,
 	}
-	if js.Exclusive == jobspec.SharedNone || js.Exclusive == jobspec.SharedUser {
-		d.Shared = int32(js.Exclusive) // --exclusive, --exclusive=user
+	if js.Exclusive == jobspec.SharedNone || js.Exclusive == jobspec.SharedUser || js.Exclusive == jobspec.SharedOK {
+		d.Shared = int32(js.Exclusive) // --exclusive, --exclusive=user, --oversubscribe
 	}
 	cmdclient.StoredDesc(&d, js)
 	cmdclient.SignalDesc(&d, js)

@@ -121,7 +121,6 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		given bool
 		name  string
 	}{
-		{js.Exclusive == jobspec.SharedOK, "--oversubscribe"},
 		{js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
 		{js.GetUserEnv, "--get-user-env"},
 		// Site options that change placement: salloc does not check them against the nodes'

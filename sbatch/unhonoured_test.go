@@ -12,7 +12,6 @@ import (
 // srun's wording and exit 1, whether it comes from the command line, #SBATCH or the
 // environment; options Orbit honours or only stores and shows stay accepted.
 func TestRefuseUnhonoured(t *testing.T) {
-	const osYes = "--oversubscribe in a partition with OverSubscribe=YES"
 	cases := []struct {
 		args     []string
 		env      []string
@@ -26,8 +25,6 @@ func TestRefuseUnhonoured(t *testing.T) {
 		{script: "#SBATCH --reservation=maint\n"},              // and the reservation
 		{args: []string{"--exclusive=user"}},                   // the controller keeps the nodes to the user
 		{args: []string{"--exclusive=mcs"}, refused: "--exclusive=mcs"},
-		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}}, refused: osYes},
-		{args: []string{"--oversubscribe", "-p", "q,p"}, parts: []*conf.Partition{{Name: "p", OverSubscribe: "YES:2"}, {Name: "q", Default: true, OverSubscribe: "NO"}}, refused: osYes},
 		{args: []string{"--min-nodes-invasive=1"}, refused: "--min-nodes-invasive"},
 		{args: []string{"--max-nodes-invasive=4"}, refused: "--max-nodes-invasive"},
 		{args: []string{"--node-constraints=pof2"}, refused: "--node-constraints"},
@@ -44,6 +41,8 @@ func TestRefuseUnhonoured(t *testing.T) {
 		{args: []string{"--exclusive"}},
 		{args: []string{"--oversubscribe"}},
 		{args: []string{"--exclusive=oversubscribe"}},
+		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}}}, // jobs share CPUs there
+		{args: []string{"--oversubscribe", "-p", "q,p"}, parts: []*conf.Partition{{Name: "p", OverSubscribe: "YES:2"}, {Name: "q", Default: true, OverSubscribe: "NO"}}},
 		{args: []string{"-s", "-p", "q"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "YES:4"}, {Name: "q", OverSubscribe: "NO"}}},
 		{args: []string{"-s"}, parts: []*conf.Partition{{Name: "p", Default: true, OverSubscribe: "EXCLUSIVE"}}},
 		{args: []string{"--priority=100"}}, // the controller applies it for an operator only

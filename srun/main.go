@@ -635,10 +635,10 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 			d.Deadline = js.Deadline.Unix()
 		}
 	}
-	if o.spec != nil && o.spec.Exclusive == jobspec.SharedNone {
-		d.Shared = int32(jobspec.SharedNone) // --exclusive: whole nodes for the job
-	} else if o.spec != nil && o.spec.Exclusive == jobspec.SharedUser {
-		d.Shared = int32(jobspec.SharedUser) // --exclusive=user: nodes kept to the user
+	if o.spec != nil && (o.spec.Exclusive == jobspec.SharedNone || o.spec.Exclusive == jobspec.SharedUser || o.spec.Exclusive == jobspec.SharedOK) {
+		// --exclusive: whole nodes for the job; =user: nodes kept to the user;
+		// --oversubscribe: CPUs shared where the partition allows it.
+		d.Shared = int32(o.spec.Exclusive)
 	}
 	if o.spec != nil {
 		cmdclient.StoredDesc(&d, o.spec)

@@ -102,7 +102,6 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.Hold && inAlloc, "--hold inside an allocation"},
 		{js.MinCPUs != jobspec.NoVal && inAlloc, "--mincpus inside an allocation"},
 		{js.Exclusive == jobspec.SharedUser && inAlloc, "--exclusive=user inside an allocation"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
-		{js.Exclusive == jobspec.SharedOK && js.JobID == "", "--oversubscribe outside an allocation"},
 		{js.Exclude != "" && inAlloc, "--exclude inside an allocation"},
 		{js.Constraint != "" && inAlloc, "--constraint inside an allocation"},
 	} {

@@ -45,18 +45,24 @@ type Job struct {
 	// StartTime + TimeLimit*60 (backfill's view of the future).
 	TimeLimit uint32 `codec:"time_limit"`
 	// The request, with the controller's defaults applied.
-	MinNodes     uint32   `codec:"min_nodes"`
-	MaxNodes     uint32   `codec:"max_nodes"` // 0 = no maximum
-	NumTasks     uint32   `codec:"num_tasks"`
-	CPUsPerTask  uint32   `codec:"cpus_per_task"`
-	TasksPerNode uint32   `codec:"ntasks_per_node"` // 0 = not given
-	MinCPUs      uint32   `codec:"min_cpus"`        // --mincpus: CPUs needed on each node, 0 = not given
-	Exclusive    bool     `codec:"exclusive"`
-	MemPerNode   uint64   `codec:"mem_per_node"` // MiB, 0 = none
-	MemPerCPU    uint64   `codec:"mem_per_cpu"`  // MiB, 0 = none
-	ReqNodes     []string `codec:"req_nodes"`    // --nodelist, expanded
-	ExcNodes     []string `codec:"exc_nodes"`    // --exclude, expanded
-	Features     string   `codec:"features"`     // --constraint, as given
+	MinNodes     uint32 `codec:"min_nodes"`
+	MaxNodes     uint32 `codec:"max_nodes"` // 0 = no maximum
+	NumTasks     uint32 `codec:"num_tasks"`
+	CPUsPerTask  uint32 `codec:"cpus_per_task"`
+	TasksPerNode uint32 `codec:"ntasks_per_node"` // 0 = not given
+	MinCPUs      uint32 `codec:"min_cpus"`        // --mincpus: CPUs needed on each node, 0 = not given
+	Exclusive    bool   `codec:"exclusive"`
+	// Oversubscribe is --oversubscribe: the job may share CPUs with other jobs in a
+	// partition with OverSubscribe=YES (Partition.ShareRows).
+	Oversubscribe bool `codec:"oversubscribe,omitempty"`
+	// ShareRow is, for a running job that shares CPUs, which of its partition's rows it
+	// holds them in (selection share.go); the controller keeps it.
+	ShareRow   int      `codec:"share_row,omitempty"`
+	MemPerNode uint64   `codec:"mem_per_node"` // MiB, 0 = none
+	MemPerCPU  uint64   `codec:"mem_per_cpu"`  // MiB, 0 = none
+	ReqNodes   []string `codec:"req_nodes"`    // --nodelist, expanded
+	ExcNodes   []string `codec:"exc_nodes"`    // --exclude, expanded
+	Features   string   `codec:"features"`     // --constraint, as given
 	// Reservation is the advance reservation the job runs in (--reservation), "" for none:
 	// it may start only on that reservation's nodes within its window, and a job without one
 	// never on nodes a reservation holds while it would run (reservation.go).
@@ -102,6 +108,13 @@ func (j *Job) Parts() []string {
 	return []string{j.Partition}
 }
 
+// SharesCPUs says whether j, running in p, may hold CPUs other jobs hold too (Slurm's
+// NODE_CR_AVAILABLE): p lets several jobs hold a CPU and either forces it on every job or j
+// asked with --oversubscribe.
+func (p *Partition) SharesCPUs(j *Job) bool {
+	return p.ShareRows > 1 && (p.ShareForce || j.Oversubscribe)
+}
+
 // Gres is a count of one generic resource: on a node, what it has of Name and Type (""
 // untyped); in a request, what a job needs (Type "" = any type).
 type Gres struct {
@@ -139,6 +152,11 @@ type Partition struct {
 	MinNodes      uint32   `codec:"min_nodes"`
 	PriorityTier  uint32   `codec:"priority_tier"`
 	OverSubscribe bool     `codec:"oversubscribe"`
+	// ShareRows is how many jobs may hold one CPU at once (OverSubscribe=YES:n or
+	// FORCE:n); 0 or 1 when jobs do not share. With ShareForce (FORCE) every job of the
+	// partition shares, else only jobs with Job.Oversubscribe.
+	ShareRows  uint32 `codec:"share_rows,omitempty"`
+	ShareForce bool   `codec:"share_force,omitempty"`
 	// MaxCPUsPerNode is the most CPUs of one node the partition's jobs may hold together;
 	// Infinite (or 0) for no limit.
 	MaxCPUsPerNode uint32 `codec:"max_cpus_per_node"`

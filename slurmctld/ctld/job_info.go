@@ -201,6 +201,8 @@ func (t *tables) pendingNodeCount(j *jobRecord) uint32 {
 // oversubscribe is scontrol's OverSubscribe= value for the job.
 func oversubscribe(j *jobRecord, p *partEntry) string {
 	switch {
+	case p != nil && forcedShare(p.conf.OverSubscribe) > 1:
+		return "YES" // FORCE shares even an --exclusive job's nodes (select_share.go)
 	case j.Exclusive:
 		return "NO"
 	case jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedUser:
@@ -213,8 +215,6 @@ func oversubscribe(j *jobRecord, p *partEntry) string {
 		return "USER" // what the partition makes of it (select_user.go)
 	case p != nil && strings.EqualFold(p.conf.OverSubscribe, "EXCLUSIVE"):
 		return "NO"
-	case p != nil && forcedShare(p.conf.OverSubscribe) > 1:
-		return "YES"
 	}
 	return "OK"
 }

@@ -115,12 +115,7 @@ func (t *tables) willRun(j *jobRecord, p *partEntry, trackMem bool, now int64) (
 	if a, ok := t.selectNodes(j, p, trackMem); ok {
 		return now, a, true
 	}
-	future := &tables{nodes: make(map[string]*nodeEntry, len(t.nodes))}
-	for name, n := range t.nodes {
-		cp := *n
-		cp.gres = n.cloneGres() // release frees devices: not the live node's
-		future.nodes[name] = &cp
-	}
+	future := t.sketch(nil)
 	var running []*jobRecord
 	for _, r := range t.jobs {
 		if r.holdsNodes() {

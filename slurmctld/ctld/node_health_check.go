@@ -108,7 +108,7 @@ func (c *Controller) healthCheckNodes(flags uint16, cyclic bool, from, interval 
 			continue
 		}
 		if flags&conf.HealthCheckAny != conf.HealthCheckAny {
-			used, total := n.allocCPUs, n.cpus()
+			used, total := n.busyCPUs(), n.cpus()
 			switch {
 			case used == 0:
 				if flags&conf.HealthCheckIdle == 0 || states.NodeState(n.rec.State).Base() != states.NodeIdle {

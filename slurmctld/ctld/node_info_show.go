@@ -29,8 +29,8 @@ func nodeCfgTRES(cf *conf.Node) string {
 // nodeAllocTRES is what the node's jobs hold ("" when nothing).
 func nodeAllocTRES(n *nodeEntry) string {
 	var parts []string
-	if n.allocCPUs > 0 {
-		parts = append(parts, "cpu="+strconv.FormatUint(uint64(n.allocCPUs), 10))
+	if n.busyCPUs() > 0 {
+		parts = append(parts, "cpu="+strconv.FormatUint(uint64(n.busyCPUs()), 10))
 	}
 	if n.allocMem > 0 {
 		parts = append(parts, "mem="+memsize.FormatMB(n.allocMem))

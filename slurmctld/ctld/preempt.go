@@ -3,7 +3,6 @@ package ctld
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"syscall"
 	"time"
@@ -183,15 +182,7 @@ func (c *Controller) preemptees(j *jobRecord, p *partEntry, holding []*jobRecord
 	if !c.t.fitsEver(j, p) {
 		return nil, false
 	}
-	future := &tables{nodes: make(map[string]*nodeEntry, len(p.nodes))}
-	for _, name := range p.nodes {
-		if n := c.t.nodes[name]; n != nil {
-			cp := *n
-			cp.gres = n.cloneGres()
-			cp.partCPUs = maps.Clone(n.partCPUs)
-			future.nodes[name] = &cp
-		}
-	}
+	future := c.t.sketch(p.nodes)
 	var cands []*jobRecord
 	exempt := c.config().PreemptExemptSecs
 	for _, r := range holding {
@@ -234,7 +225,8 @@ func (c *Controller) preemptees(j *jobRecord, p *partEntry, holding []*jobRecord
 
 // releaseOn releases r's allocation on the nodes future holds (a partition's copies).
 func releaseOn(future *tables, r *jobRecord) {
-	part := &tables{nodes: map[string]*nodeEntry{}}
+	part := &tables{nodes: map[string]*nodeEntry{}, parts: future.parts, wholeCores: future.wholeCores, sharesAtAll: future.sharesAtAll,
+		shareRow: future.shareRow}
 	for _, name := range r.Nodes {
 		if n := future.nodes[name]; n != nil {
 			part.nodes[name] = n
@@ -453,7 +445,7 @@ func (t *tables) fitsAgain(j *jobRecord, trackMem bool) bool {
 		if n == nil || n.exclusive > 0 || j.Exclusive && n.jobs > 0 || !t.servesUser(n, j, nil) {
 			return false
 		}
-		if n.allocCPUs+t.heldOn(j, n, j.CPUsPerNode[i]) > n.cpus() {
+		if n.busyCPUs()+t.heldOn(j, n, j.CPUsPerNode[i]) > n.cpus() {
 			return false
 		}
 		if trackMem && j.MemAlloc > 0 && n.allocMem+j.MemAlloc > n.conf.RealMemory {

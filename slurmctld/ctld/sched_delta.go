@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -26,6 +27,7 @@ type sentJob struct {
 	// magnetic are the magnetic reservations a pending job naming none may start in
 	// (resv_magnetic.go).
 	magnetic []string
+	shareRow int // the row a running job shares CPUs in (select_share.go)
 }
 
 // job is the plugin's view of s.
@@ -33,6 +35,7 @@ func (s sentJob) job() scheduler.Job {
 	sj := schedJob(s.rec, s.pending, s.reason)
 	sj.ExclusiveUser = s.excl
 	sj.Magnetic = s.magnetic
+	sj.ShareRow = s.shareRow
 	if len(s.parts) > 0 {
 		sj.Partition = s.parts[0]
 		if len(s.parts) > 1 {
@@ -45,7 +48,7 @@ func (s sentJob) job() scheduler.Job {
 // same says whether the plugin's view of p and s is the same job (no update to send).
 func (p sentJob) same(s sentJob) bool {
 	return p.rec == s.rec && p.reason == s.reason && p.pending == s.pending && p.excl == s.excl && slices.Equal(p.parts, s.parts) &&
-		slices.Equal(p.magnetic, s.magnetic)
+		slices.Equal(p.magnetic, s.magnetic) && p.shareRow == s.shareRow
 }
 
 // sentState is the cluster as shown to the plugin: the jobs it schedules (pending and
@@ -81,7 +84,7 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 		if !pending && !j.countsOnNodes() {
 			continue // ended, completing without nodes, suspended without an allocation or by preemption
 		}
-		sj := sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id], anyExcl)}
+		sj := sentJob{rec: j, reason: reason, pending: pending, parts: cands[id], excl: c.t.userExclusiveIn(j, cands[id], anyExcl), shareRow: c.t.shareRow[id]}
 		if pending && len(magnets) > 0 {
 			sj.magnetic = magneticFor(magnets, j)
 		}
@@ -114,6 +117,10 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 			OverSubscribe:  p.conf.OverSubscribe != "" && !strings.EqualFold(p.conf.OverSubscribe, "NO") && !strings.EqualFold(p.conf.OverSubscribe, "EXCLUSIVE"),
 			MaxCPUsPerNode: p.conf.MaxCPUsPerNode,
 		})
+		if c.t.sharesAtAll {
+			rows, force := shareOf(p.conf.OverSubscribe) // select_share.go
+			s.parts[len(s.parts)-1].ShareRows, s.parts[len(s.parts)-1].ShareForce = uint32(max(rows, 0)), force
+		}
 	}
 	s.resvs = c.t.schedResvs()
 	return s
@@ -159,6 +166,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 	if l := j.descStr(descExcNodes); l != "" {
 		sj.ExcNodes, _ = hostlist.Expand(l)
 	}
+	sj.Oversubscribe = jobspec.Shared(int32(j.descInt(descShared))) == jobspec.SharedOK
 	if pending {
 		sj.State = scheduler.JobPending
 		sj.Eligible = reason == states.WaitNoReason

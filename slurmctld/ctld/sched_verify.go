@@ -82,6 +82,9 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 	cpt := max(j.CPUsPerTask, 1)
 	a := allocation{}
 	var total uint32
+	shares := c.t.sharesCPUs(j, part.conf.Name) // select_share.go
+	var shareNodes []*nodeEntry
+	var shareHeld []uint32
 	for i, name := range s.Nodes {
 		node := c.t.nodes[name]
 		cpus := s.CPUs[i]
@@ -110,8 +113,12 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			return nil, allocation{}, fmt.Errorf("node %s is %s", name, node.displayState())
 		case node.exclusive > 0:
 			return nil, allocation{}, fmt.Errorf("node %s is held by an exclusive job", name)
-		case j.Exclusive && node.jobs > 0:
+		case j.Exclusive && node.jobs > 0 && !shares:
 			return nil, allocation{}, fmt.Errorf("exclusive job on node %s, which runs jobs", name)
+		case shares && node.jobs > node.shareJobs:
+			return nil, allocation{}, fmt.Errorf("node %s runs jobs that do not share CPUs", name)
+		case !shares && node.sharedByOthers(part.conf.Name):
+			return nil, allocation{}, fmt.Errorf("node %s runs jobs of another partition that share CPUs", name)
 		case !c.t.servesUser(node, j, part):
 			return nil, allocation{}, fmt.Errorf("node %s is kept to another user's jobs (--exclusive=user, ExclusiveUser)", name)
 		case j.Exclusive && cpus != node.cpus():
@@ -120,8 +127,8 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than one task's %d", cpus, name, cpt)
 		case cpus < minCPUs:
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --mincpus=%d", cpus, name, minCPUs)
-		case node.allocCPUs+held > node.cpus():
-			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.allocCPUs, held, node.cpus())
+		case !shares && node.busyCPUs()+held > node.cpus():
+			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.busyCPUs(), held, node.cpus())
 		case held > node.partRoom(part):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed what partition %s's MaxCPUsPerNode=%d leaves (%d)", held, name, part.conf.Name, part.conf.MaxCPUsPerNode, node.partRoom(part))
 		case j.TasksPerNod > 0 && !j.Exclusive && cpus > cores.CPUs(c.t.wholeCores, j.TasksPerNod, minCPUs):
@@ -140,11 +147,17 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			a.gres = append(a.gres, tk)
 		}
 		total += cores.Tasks(held)
+		shareNodes, shareHeld = append(shareNodes, node), append(shareHeld, held)
 		a.nodes = append(a.nodes, name)
 		a.cpus = append(a.cpus, cpus)
 	}
 	if total < j.NumTasks {
 		return nil, allocation{}, fmt.Errorf("room for %d tasks of %d CPUs, job needs %d", total, cpt, j.NumTasks)
+	}
+	if shares {
+		if _, ok := c.t.pickRow(part.conf.Name, shareNodes, shareHeld, j.Exclusive); !ok {
+			return nil, allocation{}, fmt.Errorf("no row of partition %s (OverSubscribe=%s) has room for the job on its nodes", part.conf.Name, part.conf.OverSubscribe)
+		}
 	}
 	// The memory counted is the controller's, from the request (as selection counts it: the
 	// largest per-node need on every node), whatever Mem the plan says.

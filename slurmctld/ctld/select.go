@@ -47,7 +47,24 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 // configuration order; tasks fill each node before the next (block distribution), every
 // node gets at least one task, --ntasks-per-node caps a node, --exclusive takes whole idle
 // nodes.
+//
+// A job that shares CPUs (select_share.go) is tried on idle CPUs, then in each row of its
+// partition's, fullest first, as the plugins' selection tries it.
 func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
+	if !t.sharesCPUs(j, p.conf.Name) {
+		return t.selectNodesIn(j, p, trackMem, viewIdle)
+	}
+	for _, v := range append([]int{viewIdle}, t.shareRowsOf(p.conf.Name)...) {
+		if a, ok := t.selectNodesIn(j, p, trackMem, v); ok {
+			return a, true
+		}
+	}
+	return allocation{}, false
+}
+
+// selectNodesIn is selectNodes on the CPUs view v leaves on each node: idle ones (viewIdle)
+// or, for a job that shares them, those free in one row.
+func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem bool, v int) (allocation, bool) {
 	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
 	if l := j.descStr(descReqNodes); l != "" {
@@ -75,9 +92,12 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 		if !ok {
 			return 0, false // more threads per core than the node has
 		}
-		free := n.cpus() - min(n.allocCPUs, n.cpus())
+		free, empty, ok := t.freeIn(n, j, p, v)
+		if !ok {
+			return 0, false
+		}
 		if j.Exclusive {
-			if n.jobs > 0 || n.partRoom(p) < n.cpus() {
+			if !empty || n.partRoom(p) < n.cpus() {
 				return 0, false
 			}
 			free = n.cpus()

@@ -65,6 +65,16 @@ func (c *Controller) recover() error {
 	if err := c.recoverResvs(); err != nil { // resv_record.go
 		return err
 	}
+	// Jobs were booked on their nodes before their partitions' overrides came back: book
+	// them again under the partitions they run in (whether they share CPUs follows from
+	// it; select_share.go), in job id order so that the rows come out the same each time.
+	ids := t.sortedJobIDs()
+	for _, id := range ids {
+		t.release(t.jobs[id])
+	}
+	for _, id := range ids {
+		t.hold(t.jobs[id])
+	}
 	for _, n := range t.nodes {
 		n.lastContact = now
 	}

@@ -198,10 +198,15 @@ type nodeEntry struct {
 	allocCPUs uint32
 	allocMem  uint64
 	partCPUs  map[string]uint32 // CPUs held by each partition's jobs (MaxCPUsPerNode)
-	exclusive int               // jobs holding it with --exclusive
-	jobs      int               // jobs holding it
-	users     []uint32          // the user of each job holding it (select_user.go)
-	ownerJobs int               // of which keeping it to their user, owner
+	exclusive int               // jobs holding it with --exclusive, not sharing CPUs
+	// share is, for each partition whose jobs share CPUs here, the CPUs each of its rows
+	// holds; shareJobs the jobs sharing, shareCPUs the fullest row's CPUs (select_share.go).
+	share     map[string][]uint32
+	shareJobs int
+	shareCPUs uint32
+	jobs      int      // jobs holding it
+	users     []uint32 // the user of each job holding it (select_user.go)
+	ownerJobs int      // of which keeping it to their user, owner
 	owner     uint32
 	// gres is the node's GRES with the devices in use (gres.go), kept by hold and release.
 	gres []gresEntry
@@ -247,7 +252,7 @@ func (n *nodeEntry) displayState() states.NodeState {
 	s := states.NodeState(n.rec.State)
 	if s.Base() == states.NodeIdle && n.jobs > 0 {
 		base := states.NodeMixed
-		if n.allocCPUs >= n.cpus() {
+		if n.busyCPUs() >= n.cpus() {
 			base = states.NodeAllocated
 		}
 		s = (s &^ states.NodeStateBase) | base
@@ -292,6 +297,10 @@ type tables struct {
 	// wholeCores: a job's CPUs on a node are the whole cores it takes (CR_Core, CR_Socket;
 	// select_cores.go). SelectTypeParameters change only with a restart.
 	wholeCores bool
+	// sharesAtAll: the select plugin lets jobs share CPUs (select/cons_tres counting CPUs;
+	// select_share.go); shareRow is the row each job sharing CPUs holds them in.
+	sharesAtAll bool
+	shareRow    map[uint32]int
 	// resvs are the advance reservations by name (resv_record.go); resvSeq numbers the next
 	// one's creation, resvSuffix is the last N of a generated name.
 	resvs      map[string]*resvRecord
@@ -307,8 +316,9 @@ func newTables(cfg *conf.Config) *tables {
 		parts:      map[string]*partEntry{},
 		lowPrio:    maxPriorityBase,
 		scriptRefs: map[uint32]uint32{},
-		wholeCores: selection.ParseMode(cfg.SelectType, cfg.CtldSelectTypeParameters()).WholeCores,
 	}
+	mode := selection.ParseMode(cfg.SelectType, cfg.CtldSelectTypeParameters())
+	t.wholeCores, t.sharesAtAll = mode.WholeCores, mode.CPUs && !mode.WholeNode
 	for _, n := range cfg.Nodes {
 		st := states.NodeUnknown
 		e := &nodeEntry{conf: n, rec: nodeRecord{Name: n.Name}, gres: newNodeGres(cfg, n)}
@@ -401,17 +411,23 @@ func (t *tables) hold(j *jobRecord) {
 	if !j.countsOnNodes() {
 		return
 	}
+	shares := t.sharesCPUs(j, j.Partition)
+	if shares {
+		t.holdShared(j, 1) // select_share.go
+	}
 	for i, name := range j.Nodes {
 		n := t.nodes[name]
 		if n == nil {
 			continue
 		}
 		held := t.heldOn(j, n, j.CPUsPerNode[i])
-		n.allocCPUs += held
+		if !shares {
+			n.allocCPUs += held
+		}
 		n.holdPartCPUs(j.Partition, int64(held))
 		n.allocMem += j.MemAlloc
 		n.jobs++
-		if j.Exclusive {
+		if j.Exclusive && !shares {
 			n.exclusive++
 		}
 		t.holdUser(n, j, 1)
@@ -425,17 +441,23 @@ func (t *tables) release(j *jobRecord) {
 	if !j.countsOnNodes() {
 		return
 	}
+	_, shares := t.shareRow[j.JobID]
+	if shares {
+		t.holdShared(j, -1)
+	}
 	for i, name := range j.Nodes {
 		n := t.nodes[name]
 		if n == nil {
 			continue
 		}
 		held := t.heldOn(j, n, j.CPUsPerNode[i])
-		n.allocCPUs -= min(n.allocCPUs, held)
+		if !shares {
+			n.allocCPUs -= min(n.allocCPUs, held)
+		}
 		n.holdPartCPUs(j.Partition, -int64(held))
 		n.allocMem -= min(n.allocMem, j.MemAlloc)
 		n.jobs--
-		if j.Exclusive {
+		if j.Exclusive && !shares {
 			n.exclusive--
 		}
 		t.holdUser(n, j, -1)

@@ -76,8 +76,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		if end <= ps.now {
 			end = ps.now + res // overran its limit: about to be killed
 		}
-		ps.tl.hold(busy{start: ps.now, end: end, alloc: selection.Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Held: ps.tl.pool.HeldFor(j, j.Nodes, j.CPUs), Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition,
-			UserID: j.UserID, UserExclusive: j.ExclusiveUser}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: end, alloc: ps.tl.pool.JobAlloc(j), exclusive: j.Exclusive}, ps.now)
 	}
 	for _, s := range mainStarts {
 		if ps.held[s.JobID] {
@@ -85,8 +84,7 @@ func (b *Backfill) holdRunning(ps *pass, mainStarts []scheduler.Start) {
 		}
 		ps.held[s.JobID] = true
 		j := b.m.Job(s.JobID)
-		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(cmp.Or(s.Partition, j.Partition))), alloc: selection.Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Held: ps.tl.pool.HeldFor(j, s.Nodes, s.CPUs), Mem: s.Mem, Gres: s.Gres, Partition: cmp.Or(s.Partition, j.Partition),
-			UserID: j.UserID, UserExclusive: j.ExclusiveUser}, exclusive: j.Exclusive}, ps.now)
+		ps.tl.hold(busy{start: ps.now, end: ps.now + limitSecs(j, b.m.Partition(cmp.Or(s.Partition, j.Partition))), alloc: ps.tl.pool.StartAlloc(j, s), exclusive: j.Exclusive}, ps.now)
 	}
 }
 

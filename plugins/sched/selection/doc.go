@@ -12,6 +12,10 @@
 // tasks use; CR_CPU and CR_Core differ only in the CPUs the job is said to have there
 // (cores.go).
 //
+// Partitions with OverSubscribe=YES:n or FORCE:n let up to n jobs hold a CPU: each has n
+// rows, a sharing job holds its CPUs in one, and Select tries idle CPUs, then each row,
+// fullest first, then an empty one, as select/cons_tres does (share.go).
+//
 // --gres is counted per node (gres.go): a node takes a job only with enough free units of
 // each requested GRES (of the requested type, or any type), typed requests served first;
 // the Pool books what an allocation takes (Alloc.Gres) beside its CPUs and memory.

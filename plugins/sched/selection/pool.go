@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -12,7 +13,11 @@ type Free struct {
 	AllocCPUs uint32
 	AllocMem  uint64
 	Jobs      int // jobs (or reservations) holding the node
-	Exclusive int // of which with --exclusive (or whole-node under select/linear)
+	Exclusive int // of which with --exclusive (or whole-node under select/linear), not sharing
+	// ShareJobs are the jobs holding it that share CPUs, and ShareCPUs the CPUs they hold
+	// (share.go): not counted in AllocCPUs.
+	ShareJobs int
+	ShareCPUs uint32
 	// OwnerJobs are the jobs holding it with --exclusive=user (or in a partition with
 	// ExclusiveUser=YES), all of user Owner: no other user's job may join them (user.go).
 	OwnerJobs int
@@ -48,6 +53,10 @@ type Pool struct {
 	barred []bool
 	// prefer marks the nodes Select takes first (Prefer); nil when none.
 	prefer []bool
+	// share is the rows of each partition whose jobs share CPUs (share.go), shareIdx
+	// their index by partition name.
+	share    []shareRows
+	shareIdx map[string]int
 }
 
 // partCap is one partition's MaxCPUsPerNode and its row in Pool.partUse.
@@ -61,9 +70,11 @@ const noCap = ^uint32(0)
 
 // LimitPartitions makes p count, for each of parts with a MaxCPUsPerNode, the CPUs its jobs
 // hold on each node (allocations name their partition: Alloc.Partition), so that Select
-// gives none of its jobs more than the limit leaves (select/cons_tres's part_cpu_limit). It
-// is called on a new pool, before anything is booked.
+// gives none of its jobs more than the limit leaves (select/cons_tres's part_cpu_limit),
+// and keep the rows of those whose jobs share CPUs (share.go). It is called on a new pool,
+// before anything is booked.
 func (p *Pool) LimitPartitions(parts []scheduler.Partition) {
+	p.shareParts(parts)
 	for _, part := range parts {
 		if part.MaxCPUsPerNode == 0 || part.MaxCPUsPerNode == scheduler.Infinite {
 			continue
@@ -166,7 +177,8 @@ func (p *Pool) GresUsed(name string) []uint64 {
 // Clone is an independent copy of p (without a Watch or a Bar).
 func (p *Pool) Clone() *Pool {
 	c := &Pool{Mode: p.Mode, nodes: append([]Free(nil), p.nodes...), index: p.index, order: p.order, parts: map[string][]int{},
-		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps, withheld: slices.Clone(p.withheld)}
+		gresUsed: append([]uint64(nil), p.gresUsed...), gresOff: p.gresOff, caps: p.caps, withheld: slices.Clone(p.withheld),
+		share: cloneShare(p.share), shareIdx: p.shareIdx}
 	for i := range c.nodes {
 		c.nodes[i].users = slices.Clone(c.nodes[i].users)
 	}
@@ -189,9 +201,20 @@ func (p *Pool) Names() []string { return p.order }
 
 // TakeJob books what a running job holds (its Nodes, CPUs and Mem, and the whole cores
 // behind its CPUs).
-func (p *Pool) TakeJob(j *scheduler.Job) {
-	p.Take(Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Held: p.HeldFor(j, j.Nodes, j.CPUs), Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition,
-		UserID: j.UserID, UserExclusive: j.ExclusiveUser}, j.Exclusive)
+func (p *Pool) TakeJob(j *scheduler.Job) { p.Take(p.JobAlloc(j), j.Exclusive) }
+
+// JobAlloc is what running job j holds, as an Alloc to book.
+func (p *Pool) JobAlloc(j *scheduler.Job) Alloc {
+	return Alloc{Nodes: j.Nodes, CPUs: j.CPUs, Held: p.HeldFor(j, j.Nodes, j.CPUs), Mem: j.Mem, Gres: j.GresAlloc, Partition: j.Partition,
+		UserID: j.UserID, UserExclusive: j.ExclusiveUser, Share: p.sharing(j, j.Partition) >= 0, Row: j.ShareRow}
+}
+
+// StartAlloc is what start s of job j holds, as an Alloc to book (in the first row it
+// fits in when it shares CPUs).
+func (p *Pool) StartAlloc(j *scheduler.Job, s scheduler.Start) Alloc {
+	part := cmp.Or(s.Partition, j.Partition)
+	return Alloc{Nodes: s.Nodes, CPUs: s.CPUs, Held: p.HeldFor(j, s.Nodes, s.CPUs), Mem: s.Mem, Gres: s.Gres, Partition: part,
+		UserID: j.UserID, UserExclusive: j.ExclusiveUser, Share: p.sharing(j, part) >= 0, Row: -1}
 }
 
 // HeldFor is Alloc.Held for job j given cpus[k] CPUs on nodes[k] (its allocation, or a
@@ -229,7 +252,7 @@ func (p *Pool) book(a Alloc, exclusive bool, sign int) { p.bookIdx(p.Resolve(a, 
 func (p *Pool) Overbooked() string {
 	for i := range p.nodes {
 		f := &p.nodes[i]
-		if p.Mode.CPUs && f.AllocCPUs > f.Node.CPUs {
+		if p.Mode.CPUs && f.AllocCPUs+f.ShareCPUs > f.Node.CPUs {
 			return f.Node.Name
 		}
 		if p.Mode.Memory && f.AllocMem > f.Node.RealMemory {
@@ -244,7 +267,7 @@ func (p *Pool) Overbooked() string {
 			}
 		}
 	}
-	return ""
+	return p.overbookedShare()
 }
 
 // partIndex is the indices of part's nodes (configuration order, each once).
@@ -275,6 +298,8 @@ type Booking struct {
 	part      int           // row of Pool.partUse its CPUs count in; -1 for none
 	user      uint32
 	userExcl  bool
+	share     int // rows of Pool.share the allocation shares CPUs in, -1 for none
+	row       int
 }
 
 // gresDelta is a count of one entry of a node's Node.Gres.
@@ -290,6 +315,10 @@ func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
 		user: a.UserID, userExcl: a.UserExclusive}
 	if c, ok := p.caps[a.Partition]; ok {
 		b.part = c.index
+	}
+	b.share = -1
+	if si, ok := p.shareIdx[a.Partition]; ok && a.Share {
+		b.share, b.row = si, a.Row
 	}
 	for k, name := range a.Nodes {
 		i, ok := p.index[name]
@@ -310,6 +339,9 @@ func (p *Pool) Resolve(a Alloc, exclusive bool) Booking {
 			}
 			b.gres[len(b.idx)-1] = resolveGres(p.nodes[i].Node.Gres, a.Gres[k])
 		}
+	}
+	if b.share >= 0 && (b.row < 0 || b.row >= len(p.share[b.share].use)) {
+		b.row = p.fitRow(b.share, b.idx, b.cpus, exclusive)
 	}
 	return b
 }
@@ -343,7 +375,12 @@ func (p *Pool) bookIdx(b Booking, sign int) {
 		if w != nil && w.elig[i] {
 			w.remove(int(i), f, p.gresOf(int(i)))
 		}
-		f.AllocCPUs = uint32(int64(f.AllocCPUs) + int64(sign)*int64(b.cpus[k]))
+		if b.share >= 0 {
+			p.bookShare(b.share, b.row, int(i), b.cpus[k], sign) // share.go
+			f.ShareJobs += sign
+		} else {
+			f.AllocCPUs = uint32(int64(f.AllocCPUs) + int64(sign)*int64(b.cpus[k]))
+		}
 		if b.part >= 0 {
 			use := &p.partUse[b.part][i]
 			*use = uint32(int64(*use) + int64(sign)*int64(b.cpus[k]))
@@ -356,7 +393,7 @@ func (p *Pool) bookIdx(b Booking, sign int) {
 				used[d.entry] = uint64(int64(used[d.entry]) + int64(sign)*int64(d.n))
 			}
 		}
-		if whole {
+		if whole && b.share < 0 {
 			f.Exclusive += sign
 		}
 		f.bookUser(b.user, b.userExcl, sign) // user.go

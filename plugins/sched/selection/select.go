@@ -25,6 +25,10 @@ type Alloc struct {
 	// whole cores behind a CR_CPU job's CPUs on a node with several threads per core
 	// (cores.go). Nil when it is CPUs on every node.
 	Held []uint32
+	// Share marks an allocation whose CPUs other jobs may hold too, in row Row of its
+	// partition's (share.go; Job.ShareRow).
+	Share bool
+	Row   int
 }
 
 // MemPerNode is the memory a job counts on a node where it has cpus CPUs.
@@ -104,12 +108,18 @@ func (p *Pool) Select(j *scheduler.Job, part *scheduler.Partition) (Alloc, bool)
 	if err != nil {
 		return Alloc{}, false
 	}
-	if c.Match == nil {
-		return p.selectWith(j, part, c, "")
-	}
-	for _, alt := range c.Match {
-		if a, ok := p.selectWith(j, part, c, alt); ok {
-			return a, true
+	si := p.sharing(j, part.Name)
+	for _, v := range p.views(si) { // idle CPUs, then each row when the job shares them (share.go)
+		if c.Match == nil {
+			if a, ok := p.selectWith(j, part, c, "", si, v); ok {
+				return a, true
+			}
+			continue
+		}
+		for _, alt := range c.Match {
+			if a, ok := p.selectWith(j, part, c, alt, si, v); ok {
+				return a, true
+			}
 		}
 	}
 	return Alloc{}, false
@@ -120,7 +130,9 @@ type cand struct {
 	cap  uint32 // tasks the node can take now
 }
 
-func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constraint, alt string) (Alloc, bool) {
+// selectWith is Select on the CPUs view v of each node leaves the job (si: its rows when it
+// shares CPUs, else -1).
+func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constraint, alt string, si, v int) (Alloc, bool) {
 	cpt := max(j.CPUsPerTask, 1)
 	whole := j.Exclusive || p.Mode.WholeNode
 	rm := p.roomOf(part.Name)
@@ -129,7 +141,8 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if f == nil || !c.matches(f.Node.Features, alt) || p.held(p.index[name]) {
 			return 0, false
 		}
-		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, rm.at(p.index[name]))
+		i := p.index[name]
+		return capacity(p.Mode, f, p.GresUsed(name), j, cpt, whole, rm.at(i), p.freeIn(i, si, part.Name, v))
 	}
 	named := map[string]bool{}
 	for _, name := range j.ReqNodes {
@@ -159,7 +172,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		if !named[name] && (p.held(i) || slices.Contains(j.ExcNodes, name) || !c.matches(f.Node.Features, alt)) {
 			continue
 		}
-		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i))
+		n, ok := capacity(p.Mode, f, p.gresOf(i), j, cpt, whole, rm.at(i), p.freeIn(i, si, part.Name, v))
 		if !ok {
 			continue
 		}
@@ -201,6 +214,12 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		left -= add
 	}
 	a := Alloc{Partition: part.Name, UserID: j.UserID, UserExclusive: j.ExclusiveUser}
+	switch {
+	case si >= 0 && v == viewIdle:
+		a.Share, a.Row = true, p.idleRow(si)
+	case si >= 0:
+		a.Share, a.Row = true, v
+	}
 	wc := p.Mode.WholeCores
 	for i, cd := range chosen {
 		f := p.Node(cd.name)

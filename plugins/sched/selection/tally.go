@@ -17,7 +17,10 @@ type Tally struct {
 	cpt   uint32
 	whole bool
 	mode  Mode
-	room  room   // the watched partition's MaxCPUsPerNode and use
+	room  room // the watched partition's MaxCPUsPerNode and use
+	p     *Pool
+	share int // the job's rows when it shares CPUs (share.go), else -1
+	part  string
 	elig  []bool // by pool index: in the partition, not excluded or barred, features match
 	nodes uint32 // eligible nodes with room for a task
 	tasks uint64 // tasks they could take
@@ -28,7 +31,7 @@ type Tally struct {
 // --constraint does not parse gets a Tally that never fits.
 func (p *Pool) Watch(j *scheduler.Job, part *scheduler.Partition) *Tally {
 	t := &Tally{j: j, cpt: max(j.CPUsPerTask, 1), whole: j.Exclusive || p.Mode.WholeNode, mode: p.Mode,
-		room: p.roomOf(part.Name), elig: make([]bool, len(p.nodes))}
+		room: p.roomOf(part.Name), elig: make([]bool, len(p.nodes)), p: p, share: p.sharing(j, part.Name), part: part.Name}
 	c, err := ParseConstraint(j.Features)
 	if err != nil {
 		return t
@@ -56,27 +59,37 @@ func (t *Tally) MayFit() bool {
 	return t.nodes >= t.j.MinNodes && t.tasks >= uint64(t.j.NumTasks)
 }
 
+// view is the most node i can give the job in any row: the Tally over-counts rather than
+// miss a fit.
+func (t *Tally) view(i int) nodeView {
+	if t.share >= 0 {
+		return t.p.freeIn(i, t.share, t.part, viewAny)
+	}
+	return t.p.freeIn(i, -1, t.part, viewIdle)
+}
+
 func (t *Tally) add(i int, f *Free, gres []uint64) {
-	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.room.at(i)); ok {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.room.at(i), t.view(i)); ok {
 		t.nodes++
 		t.tasks += uint64(n)
 	}
 }
 
 func (t *Tally) remove(i int, f *Free, gres []uint64) {
-	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.room.at(i)); ok {
+	if n, ok := capacity(t.mode, f, gres, t.j, t.cpt, t.whole, t.room.at(i), t.view(i)); ok {
 		t.nodes--
 		t.tasks -= uint64(n)
 	}
 }
 
 // capacity is the tasks of j (cpt CPUs each; whole: it takes whole nodes) node f, with
-// gres of its GRES in use, can take now, before features: what Select counts a node for.
+// gres of its GRES in use and in its CPUs free to the job, can take now, before features:
+// what Select counts a node for.
 // A node without the job's --gres free takes none; room is the CPUs the job's partition
 // may still take there (MaxCPUsPerNode; noCap for none): a whole-node job needs the node's
 // every CPU within it.
-func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, whole bool, room uint32) (uint32, bool) {
-	if !f.Node.Usable || f.Exclusive > 0 {
+func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, whole bool, room uint32, in nodeView) (uint32, bool) {
+	if !f.Node.Usable || f.Exclusive > 0 || !in.ok {
 		return 0, false
 	}
 	if whole && room < f.Node.CPUs {
@@ -85,7 +98,7 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 	if len(j.Gres) > 0 && !GresFits(f.Node.Gres, gres, j.Gres) {
 		return 0, false
 	}
-	if whole && f.Jobs > 0 {
+	if whole && !in.empty {
 		return 0, false
 	}
 	if !f.servesUser(j) { // user.go
@@ -97,7 +110,7 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 	}
 	free := f.Node.CPUs
 	if mode.CPUs && !whole {
-		free -= min(f.AllocCPUs, free)
+		free = in.free
 	}
 	free = min(free, room)
 	if cores.Usable(free) < j.MinCPUs {
