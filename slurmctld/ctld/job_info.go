@@ -116,7 +116,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		Constraint:    d.Constraint,
 		Shared:        d.Shared,
 		SubmitLine:    d.SubmitLine,
-		Reservation:   d.Reservation,
+		Reservation:   finishedResv(c.t, j, d.Reservation),
 		WCKey:         d.WCKey,
 		Licenses:      d.Licenses,
 		LicensesEmpty: d.LicensesEmpty,
@@ -196,6 +196,15 @@ func (t *tables) pendingNodeCount(j *jobRecord) uint32 {
 		n = (j.NumTasks + p.maxNodeCPUs - 1) / p.maxNodeCPUs
 	}
 	return max(n, j.MinNodes)
+}
+
+// finishedResv is the reservation a job shows: a finished job no longer names one that has
+// been deleted or has expired (Slurm's _clear_job_resv unlinks the jobs then).
+func finishedResv(t *tables, j *jobRecord, name string) string {
+	if name != "" && j.state().IsFinished() && t.resvs[name] == nil {
+		return ""
+	}
+	return name
 }
 
 // oversubscribe is scontrol's OverSubscribe= value for the job.

@@ -171,6 +171,11 @@ func TestResv_JobsInAndOut(t *testing.T) {
 	if got := f.waitState(late, states.JobRunning); got.NodeList != "n2" {
 		t.Errorf("after the delete the job runs on %s, want n2", got.NodeList)
 	}
+	// The job that ran in r1 no longer names it (the reference's scontrol show job has no
+	// Reservation= for it then).
+	if got := f.job(in); got.Reservation != "" {
+		t.Errorf("finished job names the deleted reservation %q", got.Reservation)
+	}
 	if err := f.call(0, wire.MsgDeleteResv, &wire.DeleteResvRequest{Name: "r1"}, nil); errnoOf(err) != 2053 {
 		t.Errorf("second delete: %v, want 2053", err)
 	}
