@@ -21,6 +21,7 @@ func (l *loader) build(path string) *Config {
 	l.buildNodes(c)
 	l.buildNodeSets(c)
 	l.buildPartitions(c)
+	l.unimplementedPartitions(c) // unimplemented.go
 	l.buildDownNodes(c)
 	l.buildFrontends(c)
 	l.orbit(c)

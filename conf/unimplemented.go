@@ -49,3 +49,18 @@ func (l *loader) unimplemented() {
 		}
 	}
 }
+
+// unimplementedPartitions warns about what Slurm's gang scheduler (PreemptMode=GANG) would
+// do that Orbit does not: time-slice the jobs that share CPUs in an OverSubscribe=FORCE:n or
+// YES:n partition (n > 1), suspending and resuming them in turn. Orbit runs them at once.
+func (l *loader) unimplementedPartitions(c *Config) {
+	if !c.PreemptGang() {
+		return
+	}
+	for _, p := range c.Partitions {
+		over := p.OverSubscribe
+		if n, ok := strings.CutPrefix(over, "FORCE:"); ok && n != "1" || strings.HasPrefix(over, "YES:") {
+			l.errs.warn(p.File, p.Line, "OverSubscribe", "PartitionName=%s OverSubscribe=%s under PreemptMode=GANG is not implemented by Orbit yet: jobs sharing CPUs run at the same time, not in time slices", p.Name, over)
+		}
+	}
+}

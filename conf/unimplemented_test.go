@@ -54,3 +54,25 @@ func TestOverSubscribeSharing(t *testing.T) {
 		}
 	}
 }
+
+// TestOverSubscribeGangWarns: under PreemptMode=GANG, Slurm time-slices the jobs that share
+// CPUs; Orbit runs them at once and says so for each partition where jobs share.
+func TestOverSubscribeGangWarns(t *testing.T) {
+	cfg, err := Parse("slurm.conf", []byte("ClusterName=x\nSlurmctldHost=h\nPreemptMode=GANG\nNodeName=n1 CPUs=4\n"+
+		"PartitionName=a Nodes=n1 OverSubscribe=FORCE:2\nPartitionName=b Nodes=n1 OverSubscribe=FORCE:1\nPartitionName=c Nodes=n1 OverSubscribe=YES\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w string
+	if cfg.Warnings != nil {
+		w = cfg.Warnings.Error()
+	}
+	for _, want := range []string{"PartitionName=a OverSubscribe=FORCE:2 under PreemptMode=GANG is not implemented by Orbit yet", "PartitionName=c OverSubscribe=YES:4 under PreemptMode=GANG"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings lack %q:\n%s", want, w)
+		}
+	}
+	if strings.Contains(w, "PartitionName=b") {
+		t.Errorf("FORCE:1, where no CPU is shared, is warned about:\n%s", w)
+	}
+}
