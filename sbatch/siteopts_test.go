@@ -46,7 +46,7 @@ func TestSiteOptionsAgainstNodes(t *testing.T) {
 		{mixed, []string{"--tmp=50"}, "--tmp where only some nodes"},
 		{mixed, []string{"--tmp=5"}, ""},
 		{single, []string{"--spread-job", "--use-min-nodes"}, ""},
-		{mixed, []string{"--spread-job"}, "--spread-job"},
+		{mixed, []string{"--spread-job"}, ""}, // the controller spreads the job
 		{mixed, []string{"--spread-job", "-N", "1"}, ""},
 		{mixed, []string{"--use-min-nodes"}, "--use-min-nodes"},
 		{mixed, []string{"--use-min-nodes", "-N", "2"}, ""},

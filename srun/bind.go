@@ -28,8 +28,13 @@ import (
 //     thread count itself goes to SLURM_THREADS_PER_CORE (not with -E). --ntasks-per-core
 //     binds to cores and goes to SLURM_NTASKS_PER_CORE. An explicit --cpu-bind replaces
 //     these (checkCPUBind).
+//   - SLURM_CPU_FREQ_REQ: --cpu-freq (or the inherited SLURM_CPU_FREQ_REQ) as Slurm prints
+//     it back ("Low", "1000-2000:OnDemand").
 func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 	s := &e.site
+	if s.CPUFreq != "" {
+		put("SLURM_CPU_FREQ_REQ", s.CPUFreq)
+	}
 	if d := e.distribution(); d != "" {
 		put("SLURM_DISTRIBUTION", d)
 		if strings.HasPrefix(d, "plane") && s.PlaneSize != jobspec.NoVal {

@@ -413,6 +413,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		Overcommit: o.spec.Overcommit}
 	if s.allocated {
 		req.NodeList = ""
+		if s.alloc != nil && uint32(len(s.alloc.Nodes)) > req.MinNodes {
+			req.MinNodes = uint32(len(s.alloc.Nodes)) // -N min-max, --spread-job: the step spans the allocation
+		}
 	}
 	if req.NumTasks > 0 && req.MinNodes > req.NumTasks {
 		if o.nodesSet {
@@ -625,6 +628,7 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 			d.TmpDiskMB = js.Site.TmpDiskMB // for the controller's check (TmpDiskPartly)
 		}
 		d.ThreadsPerCore, d.NTasksPerCore = js.Site.ThreadsPerCore, js.Site.NTasksPerCore // whole cores
+		d.SpreadJob = js.Site.SpreadJob
 		if js.Requeue >= 0 {
 			d.Requeue = int32(js.Requeue)
 		}
@@ -651,6 +655,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 		d.MinNodes = o.nodes
 	} else if o.nodesSet && o.spec != nil && o.spec.MinNodes == 0 {
 		d.MinNodes = 0 // -N 0: the controller refuses it, as Slurm's does
+	}
+	if o.spec != nil && o.spec.NodesSet && o.spec.MaxNodes != 0 && o.spec.MaxNodes != jobspec.NoVal {
+		d.MaxNodes = o.spec.MaxNodes // -N min-max: the selection aims at the maximum
 	}
 	if o.ntasks > 0 {
 		d.NumTasks = o.ntasks

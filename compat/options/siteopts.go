@@ -448,7 +448,7 @@ const (
 )
 
 var cpuFreqNames = map[uint32]string{
-	cpuFreqLow: "Low", cpuFreqMedium: "Medium", cpuFreqHigh: "High", cpuFreqHighM1: "HighM1",
+	cpuFreqLow: "Low", cpuFreqMedium: "Medium", cpuFreqHigh: "High", cpuFreqHighM1: "Highm1",
 	cpuFreqConservative: "Conservative", cpuFreqOnDemand: "OnDemand", cpuFreqPerformance: "Performance",
 	cpuFreqPowerSave: "PowerSave", cpuFreqUserSpace: "UserSpace", cpuFreqSchedUtil: "SchedUtil",
 }

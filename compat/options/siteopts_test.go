@@ -67,7 +67,7 @@ func TestParseCPUFreq(t *testing.T) {
 		{"low-high", "Low-High", ""},
 		{"1000-2000:UserSpace", "1000-2000:UserSpace", ""},
 		{"performance", "Performance", ""},
-		{"highm1", "HighM1", ""},
+		{"highm1", "Highm1", ""}, // Slurm's cpu_freq_to_cmdline spells it so
 		{"2000-1000", "", "min cpu-frec (2000) must be < max cpu-freq (1000)"},
 		{"foo", "", `unrecognized --cpu-freq argument "foo"`},
 		{"conservative", "", "governor of conservative is not allowed in slurm.conf"},

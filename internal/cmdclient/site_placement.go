@@ -7,14 +7,14 @@ import (
 	"github.com/orbit-hpc/orbit/conf"
 )
 
-// The placement options Orbit's selection does not model (--spread-job, --use-min-nodes,
+// The placement options Orbit's selection does not model (--use-min-nodes,
 // --switches, -S/--core-spec) against slurm.conf, for sbatch, salloc and srun's own
 // allocation. Each is accepted where the configuration makes it a provable no-op and refused
 // by name otherwise.
 
 // PlacementRefusal names the first of those options js gives that would change its
-// placement here, or "" when none would: --spread-job and --use-min-nodes with more than one
-// node to choose from, --switches under a topology plugin, and -S/--thread-spec where
+// placement here, or "" when none would: --use-min-nodes with more than one node to choose
+// from, --switches under a topology plugin, and -S/--thread-spec where
 // AllowSpecResourcesUsage lets jobs keep cores for themselves (without it they are dropped:
 // SpecWarnings).
 func PlacementRefusal(js *jobspec.JobSpec, cfg *conf.Config) string {
@@ -26,9 +26,8 @@ func PlacementRefusal(js *jobspec.JobSpec, cfg *conf.Config) string {
 		topology, _ = cfg.Get("TopologyPlugin")
 	}
 	switch {
-	// Spreading over nodes, or using the fewest, is moot with one node to use.
-	case s.SpreadJob && nodes > 1 && !(fixed && js.MinNodes == 1):
-		return "--spread-job over more than one node"
+	// Using the fewest nodes is moot with one node to use. (--spread-job is the
+	// controller's: as many nodes as tasks.)
 	case s.UseMinNodes && nodes > 1 && !fixed:
 		return "--use-min-nodes with a node range"
 	case s.ReqSwitch != jobspec.NoVal && topology != "" && !strings.EqualFold(topology, "topology/none"):

@@ -7,7 +7,7 @@ import (
 	"github.com/orbit-hpc/orbit/conf"
 )
 
-// TestPlacementRefusal: --spread-job, --use-min-nodes, --switches and -S are accepted where
+// TestPlacementRefusal: --use-min-nodes, --switches and -S are accepted where
 // they cannot change the placement and refused by name where they would; -S without
 // AllowSpecResourcesUsage is dropped with Slurm's note (the reference printed it for srun,
 // salloc and sbatch alike, and ran the job).
@@ -27,7 +27,7 @@ func TestPlacementRefusal(t *testing.T) {
 		set  func(js *jobspec.JobSpec)
 		want string
 	}{
-		{"spread-job over two nodes", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob = true }, "--spread-job over more than one node"},
+		{"spread-job over two nodes", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob = true }, ""}, // the controller spreads it
 		{"spread-job on one node", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob, js.Partition = true, "one" }, ""},
 		{"spread-job with -N1", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob, js.NodesSet, js.MinNodes = true, true, 1 }, ""},
 		{"use-min-nodes with a range", plain, func(js *jobspec.JobSpec) { js.Site.UseMinNodes = true }, "--use-min-nodes with a node range"},

@@ -201,6 +201,11 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 	}
 	j.NumTasks = max(j.NumTasks, j.MinNodes)
+	if d.SpreadJob && j.MaxNodes == 0 && d.NumTasks != wire.NoVal && d.NumTasks != 0 {
+		// --spread-job without a node maximum: as many nodes as tasks, at most the
+		// cluster's (Slurm's job_mgr sets max_nodes so; the selection then aims at it).
+		j.MaxNodes = max(min(uint32(len(t.nodeOrder)), d.NumTasks), j.MinNodes)
+	}
 	if d.Overcommit {
 		// -O: one task's CPUs on each node (Slurm sends min_cpus = the node count and lets the
 		// tasks share them), so the job is placed as one task per node; requestedTasks and

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -123,5 +124,30 @@ func TestSrunSteps_MaxStepCount(t *testing.T) {
 	}
 	if !strings.Contains(errOut, ": Step limit reached for this job\n") || !strings.Contains(errOut, "srun: error: Unable to create step for job ") {
 		t.Errorf("third srun's error missing from:\n%s", errOut)
+	}
+}
+
+// TestSrunNodeRangeAndSpread: srun's own allocation with -N min-max aims at the maximum and
+// its step spans every node it got; --spread-job takes as many nodes as tasks (at most the
+// cluster's). Lines as the reference printed them on four idle nodes: -N1-3 -n8 and
+// --spread-job -n8 ran 6,1,1 tasks on three nodes, --spread-job -n3 one on each of three.
+func TestSrunNodeRangeAndSpread(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 3, CPUsPerNode: 8})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-N1-3", "-n8"}, "n1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn2 3 6,1(x2) 3\nn3 3 6,1(x2) 3\n"},
+		{[]string{"--spread-job", "-n8"}, "n1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn2 3 6,1(x2) 3\nn3 3 6,1(x2) 3\n"},
+		{[]string{"--spread-job", "-n2"}, "n1 2 1(x2) 2\nn2 2 1(x2) 2\n"},
+	} {
+		args := append(tc.args, "bash", "-c", "echo $SLURMD_NODENAME $SLURM_JOB_NUM_NODES $SLURM_JOB_CPUS_PER_NODE $SLURM_STEP_NUM_NODES")
+		out, errOut, code := c.Run(t, "srun", args...)
+		lines := strings.SplitAfter(out, "\n")
+		sort.Strings(lines)
+		if got := strings.Join(lines, ""); code != 0 || got != tc.want {
+			t.Errorf("srun %v: rc %d, stderr %q, output:\n%s\nwant:\n%s", tc.args, code, errOut, got, tc.want)
+		}
 	}
 }
