@@ -71,6 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Counts settled (options.go) before anything else is said, as Slurm's _opt_verify.
 	settleCounts(o, stderr)
+	capSlurmdDebug(o, stderr)
 	if o.spec.TestOnly { // -v: test-only stops before the checks below; Slurm's srun lists them here too
 		io.WriteString(stderr, compatopts.DefinedOptions(o.spec))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/srun/multiprog"
 )
@@ -244,5 +245,18 @@ func settleCounts(o *options, stderr io.Writer) {
 		if js != nil {
 			js.NTasksPerNode = jobspec.NoVal
 		}
+	}
+}
+
+// capSlurmdDebug keeps --slurmd-debug at most debug2 above error (an increment of 4), with
+// Slurm's note, as _opt_verify does: debug3 is the I/O's own level, whose lines would feed
+// themselves back to srun. A name Slurm does not know is NO_VAL16, capped as well.
+func capSlurmdDebug(o *options, stderr io.Writer) {
+	if o.spec == nil {
+		return
+	}
+	if most := loglevel.Debug2 - loglevel.Error; o.spec.SlurmdDebug > most {
+		o.spec.SlurmdDebug = most
+		fmt.Fprintf(stderr, "srun: Using srun's max debug increment of %d\n", most)
 	}
 }

@@ -91,7 +91,7 @@ func (d *Daemon) startStepStepd(ctx context.Context, h *hosted, m *wire.LaunchTa
 	l := &stepdlaunch.Step{Msg: *m, NodeName: h.node.Name, Spool: h.spool,
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(d.cfg.KillWait),
 		LogFile: d.opts.LogFile, Debug: d.opts.Debug, LogLevels: d.logLevels(), PropagateRlimits: d.cfg.PropagateRlimits.Names(),
-		TaskProlog: d.cfg.TaskProlog, TaskEpilog: d.cfg.TaskEpilog,
+		TaskProlog: d.cfg.TaskProlog, TaskEpilog: d.cfg.TaskEpilog, TaskPlugin: d.cfg.TaskPlugin,
 		CtldAddrs: d.ctlds, KeyPath: d.keyPath, AuthType: d.cfg.AuthType, AuthInfo: d.cfg.AuthInfo}
 	if v, ok := d.cfg.Get("JobFileAppend"); ok {
 		l.JobFileAppend = v == "1"

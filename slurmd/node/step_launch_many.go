@@ -129,7 +129,7 @@ func (d *Daemon) startStepStepdMany(m *wire.LaunchTasksMany, ok []int) []error {
 	l := &stepdlaunch.Step{NodeName: first.node.Name, Spool: first.spool,
 		MessageTimeout: int(d.timeout / time.Second), KillWait: int(d.cfg.KillWait),
 		LogFile: d.opts.LogFile, Debug: d.opts.Debug, LogLevels: d.logLevels(), PropagateRlimits: d.cfg.PropagateRlimits.Names(),
-		TaskProlog: d.cfg.TaskProlog, TaskEpilog: d.cfg.TaskEpilog,
+		TaskProlog: d.cfg.TaskProlog, TaskEpilog: d.cfg.TaskEpilog, TaskPlugin: d.cfg.TaskPlugin,
 		CtldAddrs: d.ctlds, KeyPath: d.keyPath, AuthType: d.cfg.AuthType, AuthInfo: d.cfg.AuthInfo}
 	if v, found := d.cfg.Get("JobFileAppend"); found {
 		l.JobFileAppend = v == "1"

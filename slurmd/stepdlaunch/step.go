@@ -40,6 +40,8 @@ type Step struct {
 	// TaskProlog and TaskEpilog are the node's slurm.conf's, run around every task.
 	TaskProlog string `codec:"task_prolog"`
 	TaskEpilog string `codec:"task_epilog"`
+	// TaskPlugin is the node's slurm.conf's, for the lines --slurmd-debug shows of it.
+	TaskPlugin string `codec:"task_plugin,omitempty"`
 	// CtldAddrs, KeyPath, AuthType and AuthInfo are as Batch's: the stepd tells the
 	// controller itself when srun is lost (the step's end, and the job's when srun
 	// allocated it), as Slurm's srun shepherd would have.

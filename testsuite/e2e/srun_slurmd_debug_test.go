@@ -11,10 +11,12 @@ import (
 
 // TestSrunSlurmdDebug: srun --slurmd-debug has slurmstepd log its lines into the step's first
 // task's stderr, as on Slurm 22.05 (lines taken from the reference, pids and times aside):
-// error shows the verbose lines, info adds debug ones, fatal shows none.
+// error shows the verbose lines, info adds debug ones (task/none's and mpi/none's among
+// them), fatal shows none; a level above debug2 is capped with srun's note.
 func TestSrunSlurmdDebug(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
 	pid := regexp.MustCompile(`\(\d+\) started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$|\(\d+\) exited|pid=\d+$`)
+	stepID := regexp.MustCompile(`StepId=\d+\.`)
 	// slurmd's own file level is the test cluster's SlurmdDebug; syslog is off (-D).
 	logfile := regexp.MustCompile(`logfile='[a-z0-9]+'`)
 	lines := func(level string) (got []string, code int) {
@@ -22,6 +24,7 @@ func TestSrunSlurmdDebug(t *testing.T) {
 		_, errOut, code := c.Run(t, "srun", "-l", "-n2", "--slurmd-debug="+level, "sh", "-c", "exit 3")
 		for _, l := range strings.Split(strings.TrimSuffix(errOut, "\n"), "\n") {
 			l = logfile.ReplaceAllString(l, "logfile='L'")
+			l = stepID.ReplaceAllString(l, "StepId=ID.")
 			got = append(got, pid.ReplaceAllStringFunc(l, func(m string) string {
 				switch {
 				case strings.HasPrefix(m, "pid="):
@@ -53,12 +56,20 @@ func TestSrunSlurmdDebug(t *testing.T) {
 
 	got, _ = lines("info")
 	for _, w := range []string{"0: slurmstepd-n1: debug levels are stderr='debug', logfile='L', syslog='quiet'",
-		"0: slurmstepd-n1: debug:  IO handler started pid=PID", "0: slurmstepd-n1: debug:  Sending launch resp rc=0"} {
+		"0: slurmstepd-n1: debug:  IO handler started pid=PID", "0: slurmstepd-n1: debug:  Sending launch resp rc=0",
+		"0: slurmstepd-n1: debug:  mpi/none: mpi_p_slurmstepd_task: Using mpi/none",
+		"0: slurmstepd-n1: debug:  task/none: task_p_pre_launch: task_p_pre_launch: StepId=ID.0, task 1",
+		"0: slurmstepd-n1: debug:  task/none: task_p_post_term: task_p_post_term: StepId=ID.0, task 0",
+		"0: slurmstepd-n1: debug:  signaling condition"} {
 		if !slices.Contains(got, w) {
 			t.Errorf("--slurmd-debug=info: stderr\n%s\nlacks %q", strings.Join(got, "\n"), w)
 		}
 	}
 	if got, code := lines("fatal"); code != 3 || !slices.Equal(got, want[6:]) {
 		t.Errorf("--slurmd-debug=fatal: exit %d, stderr %q; want only srun's line", code, got)
+	}
+	if got, _ := lines("debug"); len(got) < 2 || got[0] != "srun: Using srun's max debug increment of 4" ||
+		got[1] != "0: slurmstepd-n1: debug levels are stderr='debug2', logfile='L', syslog='quiet'" {
+		t.Errorf("--slurmd-debug=debug: stderr\n%s\nwant the cap's note, then stderr='debug2'", strings.Join(got, "\n"))
 	}
 }
