@@ -41,7 +41,7 @@ func (s *session) jobDesc() wire.JobDesc {
 	if js.Exclusive == jobspec.SharedNone || js.Exclusive == jobspec.SharedUser || js.Exclusive == jobspec.SharedOK {
 		d.Shared = int32(js.Exclusive) // --exclusive, --exclusive=user, --oversubscribe
 	}
-	d.SpreadJob = js.Site.SpreadJob // the controller spreads it over as many nodes as tasks
+	d.SpreadJob, d.UseMinNodes = js.Site.SpreadJob, js.Site.UseMinNodes // the controller's placement
 	cmdclient.StoredDesc(&d, js)
 	cmdclient.SignalDesc(&d, js)
 	if js.MinCPUs != jobspec.NoVal {

@@ -15,7 +15,7 @@ func siteDesc(d *wire.JobDesc, js *jobspec.JobSpec) {
 	d.NTasksPerCore = s.NTasksPerCore
 	d.CPUFreqMin, d.CPUFreqMax, d.CPUFreqGov = s.CPUFreqMin, s.CPUFreqMax, s.CPUFreqGov
 	d.TmpDiskMB, d.DelayBoot = s.TmpDiskMB, s.DelayBoot
-	d.ReqSwitch, d.SwitchWait, d.SpreadJob = s.ReqSwitch, s.SwitchWait, s.SpreadJob
+	d.ReqSwitch, d.SwitchWait, d.SpreadJob, d.UseMinNodes = s.ReqSwitch, s.SwitchWait, s.SpreadJob, s.UseMinNodes
 }
 
 // siteLayoutEnv is the part of sbatch's set_envs the site options add to the job's

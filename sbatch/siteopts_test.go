@@ -48,7 +48,7 @@ func TestSiteOptionsAgainstNodes(t *testing.T) {
 		{single, []string{"--spread-job", "--use-min-nodes"}, ""},
 		{mixed, []string{"--spread-job"}, ""}, // the controller spreads the job
 		{mixed, []string{"--spread-job", "-N", "1"}, ""},
-		{mixed, []string{"--use-min-nodes"}, "--use-min-nodes"},
+		{mixed, []string{"--use-min-nodes"}, ""}, // the controller aims at the minimum
 		{mixed, []string{"--use-min-nodes", "-N", "2"}, ""},
 		{mixed, []string{"-m", "cyclic", "--mem-bind=local", "--cpu-freq=high", "--profile=task", "--switches=1", "--delay-boot=5"}, ""},
 		{single + "TopologyPlugin=topology/tree\n", []string{"--switches=1"}, "--switches"},

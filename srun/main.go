@@ -629,7 +629,7 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 			d.TmpDiskMB = js.Site.TmpDiskMB // for the controller's check (TmpDiskPartly)
 		}
 		d.ThreadsPerCore, d.NTasksPerCore = js.Site.ThreadsPerCore, js.Site.NTasksPerCore // whole cores
-		d.SpreadJob = js.Site.SpreadJob
+		d.SpreadJob, d.UseMinNodes = js.Site.SpreadJob, js.Site.UseMinNodes
 		if js.Requeue >= 0 {
 			d.Requeue = int32(js.Requeue)
 		}

@@ -7,29 +7,22 @@ import (
 	"github.com/orbit-hpc/orbit/conf"
 )
 
-// The placement options Orbit's selection does not model (--use-min-nodes,
-// --switches, -S/--core-spec) against slurm.conf, for sbatch, salloc and srun's own
-// allocation. Each is accepted where the configuration makes it a provable no-op and refused
-// by name otherwise.
+// The placement options Orbit's selection does not model (--switches, -S/--core-spec)
+// against slurm.conf, for sbatch, salloc and srun's own allocation. Each is accepted where
+// the configuration makes it a provable no-op and refused by name otherwise. (--spread-job
+// and --use-min-nodes are the controller's: job_submit.go, selection.WantNodes.)
 
 // PlacementRefusal names the first of those options js gives that would change its
-// placement here, or "" when none would: --use-min-nodes with more than one node to choose
-// from, --switches under a topology plugin, and -S/--thread-spec where
-// AllowSpecResourcesUsage lets jobs keep cores for themselves (without it they are dropped:
-// SpecWarnings).
+// placement here, or "" when none would: --switches under a topology plugin, and
+// -S/--thread-spec where AllowSpecResourcesUsage lets jobs keep cores for themselves
+// (without it they are dropped: SpecWarnings).
 func PlacementRefusal(js *jobspec.JobSpec, cfg *conf.Config) string {
 	s := &js.Site
-	nodes := len(PartitionNodes(js.Partition, cfg))
-	fixed := js.NodesSet && (js.MaxNodes == 0 || js.MaxNodes == js.MinNodes)
 	topology := ""
 	if cfg != nil {
 		topology, _ = cfg.Get("TopologyPlugin")
 	}
 	switch {
-	// Using the fewest nodes is moot with one node to use. (--spread-job is the
-	// controller's: as many nodes as tasks.)
-	case s.UseMinNodes && nodes > 1 && !fixed:
-		return "--use-min-nodes with a node range"
 	case s.ReqSwitch != jobspec.NoVal && topology != "" && !strings.EqualFold(topology, "topology/none"):
 		return "--switches with a topology plugin"
 	case s.CoreSpec != jobspec.NoVal && allowSpec(cfg):

@@ -7,7 +7,7 @@ import (
 	"github.com/orbit-hpc/orbit/conf"
 )
 
-// TestPlacementRefusal: --use-min-nodes, --switches and -S are accepted where
+// TestPlacementRefusal: --switches and -S are accepted where
 // they cannot change the placement and refused by name where they would; -S without
 // AllowSpecResourcesUsage is dropped with Slurm's note (the reference printed it for srun,
 // salloc and sbatch alike, and ran the job).
@@ -30,7 +30,7 @@ func TestPlacementRefusal(t *testing.T) {
 		{"spread-job over two nodes", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob = true }, ""}, // the controller spreads it
 		{"spread-job on one node", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob, js.Partition = true, "one" }, ""},
 		{"spread-job with -N1", plain, func(js *jobspec.JobSpec) { js.Site.SpreadJob, js.NodesSet, js.MinNodes = true, true, 1 }, ""},
-		{"use-min-nodes with a range", plain, func(js *jobspec.JobSpec) { js.Site.UseMinNodes = true }, "--use-min-nodes with a node range"},
+		{"use-min-nodes with a range", plain, func(js *jobspec.JobSpec) { js.Site.UseMinNodes = true }, ""}, // the controller aims at the minimum
 		{"use-min-nodes with -N2", plain, func(js *jobspec.JobSpec) { js.Site.UseMinNodes, js.NodesSet, js.MinNodes = true, true, 2 }, ""},
 		{"switches without topology", plain, func(js *jobspec.JobSpec) { js.Site.ReqSwitch = 1 }, ""},
 		{"switches with topology/tree", load("TopologyPlugin=topology/tree\n"), func(js *jobspec.JobSpec) { js.Site.ReqSwitch = 1 }, "--switches with a topology plugin"},

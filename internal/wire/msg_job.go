@@ -97,6 +97,7 @@ type JobDesc struct {
 	ReqSwitch      uint32 `codec:"req_switch"`      // --switches count
 	SwitchWait     uint32 `codec:"wait4switch"`     // seconds
 	SpreadJob      bool   `codec:"spread_job"`
+	UseMinNodes    bool   `codec:"use_min_nodes,omitempty"` // --use-min-nodes: the fewest nodes of a -N range
 	// GresFlags is --gres-flags as given (enforce-binding, disable-binding).
 	GresFlags string `codec:"gres_flags"`
 	// Overcommit (-O) asks for one task's CPUs on each node, whatever NumTasks says.

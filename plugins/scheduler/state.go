@@ -45,8 +45,11 @@ type Job struct {
 	// StartTime + TimeLimit*60 (backfill's view of the future).
 	TimeLimit uint32 `codec:"time_limit"`
 	// The request, with the controller's defaults applied.
-	MinNodes     uint32 `codec:"min_nodes"`
-	MaxNodes     uint32 `codec:"max_nodes"` // 0 = no maximum
+	MinNodes uint32 `codec:"min_nodes"`
+	MaxNodes uint32 `codec:"max_nodes"` // 0 = no maximum
+	// UseMinNodes is --use-min-nodes: of a node range the selection aims at the minimum
+	// (else at the maximum, as Slurm's select plugin does).
+	UseMinNodes  bool   `codec:"use_min_nodes,omitempty"`
 	NumTasks     uint32 `codec:"num_tasks"`
 	CPUsPerTask  uint32 `codec:"cpus_per_task"`
 	TasksPerNode uint32 `codec:"ntasks_per_node"` // 0 = not given

@@ -141,6 +141,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		TimeLimit:    j.TimeLimit,
 		MinNodes:     j.MinNodes,
 		MaxNodes:     j.MaxNodes,
+		UseMinNodes:  j.descFlag(descUseMinNodes),
 		NumTasks:     j.NumTasks,
 		CPUsPerTask:  j.CPUsPerTask,
 		TasksPerNode: j.TasksPerNod,

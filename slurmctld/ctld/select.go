@@ -131,10 +131,7 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem bool, v int)
 		}
 		named[name] = true
 	}
-	want := j.MaxNodes
-	if want == 0 {
-		want = max(j.MinNodes, 1)
-	}
+	want := selection.WantNodes(j.MinNodes, j.MaxNodes, j.descFlag(descUseMinNodes))
 	// As the scheduler plugins' selection: select/cons_tres's choice (ChooseNodes).
 	var cands []cand
 	var caps []uint32

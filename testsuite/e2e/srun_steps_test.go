@@ -129,8 +129,9 @@ func TestSrunSteps_MaxStepCount(t *testing.T) {
 
 // TestSrunNodeRangeAndSpread: srun's own allocation with -N min-max aims at the maximum and
 // its step spans every node it got; --spread-job takes as many nodes as tasks (at most the
-// cluster's). Lines as the reference printed them on four idle nodes: -N1-3 -n8 and
-// --spread-job -n8 ran 6,1,1 tasks on three nodes, --spread-job -n3 one on each of three.
+// cluster's); --use-min-nodes aims at the minimum. Lines as the reference printed them on
+// idle nodes: -N1-3 -n8 and --spread-job -n8 ran 6,1,1 tasks on three nodes, --spread-job
+// -n3 one on each of three, -N1-3 -n8 --use-min-nodes all on one, -N2-3 on two (7,1).
 func TestSrunNodeRangeAndSpread(t *testing.T) {
 	testbin.Path(t, "srun")
 	c := cluster.Start(t, cluster.Options{Nodes: 3, CPUsPerNode: 8})
@@ -141,6 +142,8 @@ func TestSrunNodeRangeAndSpread(t *testing.T) {
 		{[]string{"-N1-3", "-n8"}, "n1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn2 3 6,1(x2) 3\nn3 3 6,1(x2) 3\n"},
 		{[]string{"--spread-job", "-n8"}, "n1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn1 3 6,1(x2) 3\nn2 3 6,1(x2) 3\nn3 3 6,1(x2) 3\n"},
 		{[]string{"--spread-job", "-n2"}, "n1 2 1(x2) 2\nn2 2 1(x2) 2\n"},
+		{[]string{"-N1-3", "-n8", "--use-min-nodes"}, strings.Repeat("n1 1 8 1\n", 8)},
+		{[]string{"-N2-3", "-n8", "--use-min-nodes"}, strings.Repeat("n1 2 7,1 2\n", 7) + "n2 2 7,1 2\n"},
 	} {
 		args := append(tc.args, "bash", "-c", "echo $SLURMD_NODENAME $SLURM_JOB_NUM_NODES $SLURM_JOB_CPUS_PER_NODE $SLURM_STEP_NUM_NODES")
 		out, errOut, code := c.Run(t, "srun", args...)

@@ -238,3 +238,13 @@ func (e *evalNodes) eval() ([]int, bool) {
 	}
 	return nil, false
 }
+
+// WantNodes is the node count Slurm's select plugin aims at for a job of minNodes to
+// maxNodes nodes (0: no maximum): the maximum, else the minimum (one node for a plain -n
+// job), and the minimum with --use-min-nodes.
+func WantNodes(minNodes, maxNodes uint32, useMin bool) uint32 {
+	if maxNodes == 0 || useMin {
+		return max(minNodes, 1)
+	}
+	return maxNodes
+}

@@ -118,3 +118,20 @@ func TestChooseNodes_Named(t *testing.T) {
 		}
 	}
 }
+
+// TestWantNodes: the node count the selection aims at, as Slurm's select plugin: -N's
+// maximum, else its minimum (one node for a plain -n job), and with --use-min-nodes the
+// minimum.
+func TestWantNodes(t *testing.T) {
+	for _, c := range []struct {
+		min, max uint32
+		useMin   bool
+		want     uint32
+	}{
+		{0, 0, false, 1}, {1, 0, false, 1}, {2, 0, false, 2}, {1, 3, false, 3}, {1, 3, true, 1}, {2, 3, true, 2}, {0, 3, true, 1},
+	} {
+		if got := WantNodes(c.min, c.max, c.useMin); got != c.want {
+			t.Errorf("WantNodes(%d, %d, %v) = %d, want %d", c.min, c.max, c.useMin, got, c.want)
+		}
+	}
+}

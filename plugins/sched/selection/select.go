@@ -151,12 +151,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 		named[name] = true
 	}
-	// Slurm's select plugin aims at the node count the job asks for: its -N maximum, else
-	// its minimum (one node for a plain -n job).
-	want := j.MaxNodes
-	if want == 0 {
-		want = max(j.MinNodes, 1)
-	}
+	want := WantNodes(j.MinNodes, j.MaxNodes, j.UseMinNodes)
 	// As select/cons_tres chooses (ChooseNodes): recorded on Slurm 22.05, beside a -N2 -n64
 	// job placed 63+1 on n1 and n2, a -n3 job ran on n2 (the smallest node that holds it), a
 	// -n64 job on n3, a -N2 -n128 one on n3 and n4, and a -n65 job, which no single node
