@@ -7,12 +7,12 @@ import "strings"
 // "arbitrary"), which srun refuses over several nodes.
 func nodeDistribution(dist string) string {
 	d, _, _ := strings.Cut(dist, ":")
-	d, _, _ = strings.Cut(d, ",") // ",Pack"/",NoPack" say how the job's CPUs are used
+	d, _, _ = strings.Cut(d, ",") // ",pack"/",nopack" say how the job's CPUs are used
 	if name, _, ok := strings.Cut(d, "="); ok {
 		d = name // plane=N
 	}
 	switch d {
-	case "", "*", "block":
+	case "", "*", "block", "pack", "nopack":
 		return "block"
 	}
 	return d

@@ -16,7 +16,7 @@ func TestTaskRanks(t *testing.T) {
 		{[]uint32{2, 2}, "*:block", "[[0 1] [2 3]]"},
 		{[]uint32{2, 2}, "cyclic", "[[0 2] [1 3]]"},
 		{[]uint32{3, 2}, "cyclic:block", "[[0 2 4] [1 3]]"},
-		{[]uint32{1, 3, 2}, "cyclic,Pack", "[[0] [1 3 5] [2 4]]"},
+		{[]uint32{1, 3, 2}, "cyclic,pack", "[[0] [1 3 5] [2 4]]"},
 		{[]uint32{4}, "cyclic", "[[0 1 2 3]]"},
 	} {
 		if got := fmt.Sprint(taskRanks(tc.tasks, tc.dist)); got != tc.want {
@@ -24,7 +24,7 @@ func TestTaskRanks(t *testing.T) {
 		}
 	}
 	for dist, want := range map[string]string{"": "block", "*": "block", "block:block": "block", "cyclic:fcyclic": "cyclic",
-		"plane=4": "plane", "arbitrary": "arbitrary", "cyclic,NoPack": "cyclic"} {
+		"plane=4": "plane", "arbitrary": "arbitrary", "cyclic,nopack": "cyclic", "pack": "block"} {
 		if got := nodeDistribution(dist); got != want {
 			t.Errorf("nodeDistribution(%q) = %q, want %q", dist, got, want)
 		}

@@ -477,8 +477,7 @@ func distribution(d *dump, _ jobspec.DefinedOption) string {
 	if s.Distribution == "plane" {
 		return fmt.Sprintf("plane=%d", s.PlaneSize)
 	}
-	v := strings.Replace(s.Distribution, ",Pack", ",pack", 1)
-	return orNull(strings.Replace(v, ",NoPack", ",nopack", 1))
+	return orNull(s.Distribution)
 }
 
 // extraNodeInfo is -B as sockets[:cores[:threads]] of the node-shape requests.

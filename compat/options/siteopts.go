@@ -239,7 +239,8 @@ func hintTokens(v string) []string {
 
 // ParseDistribution reads -m/--distribution as Slurm's verify_dist_type: plane=<size>, or
 // up to three levels of block|cyclic (fcyclic below the first, "*" for the default of a
-// level), "arbitrary" or "hostfile", optionally followed by ",Pack" or ",NoPack". It returns
+// level), "arbitrary" or "hostfile", optionally followed by ",pack" or ",nopack", or "pack"
+// or "nopack" alone (any case: SLURM_DISTRIBUTION has them in lower case). It returns
 // the name SLURM_DISTRIBUTION carries and the plane size (NoVal unless a plane).
 func ParseDistribution(v string) (string, uint32, bool) {
 	if len(v) >= 5 && strings.EqualFold(v[:5], "plane") {
@@ -263,6 +264,9 @@ func ParseDistribution(v string) (string, uint32, bool) {
 	}
 	if v == "" || v[0] == ',' {
 		return "", 0, false
+	}
+	if f, ok := distFlag(v); ok {
+		return f[1:], jobspec.NoVal, true // "pack" or "nopack" alone: how nodes are filled, no layout
 	}
 	base, flags, hasFlags := strings.Cut(v, ",")
 	levels := strings.Split(base, ":")
@@ -314,9 +318,9 @@ func ParseDistribution(v string) (string, uint32, bool) {
 func distFlag(f string) (string, bool) {
 	switch strings.ToLower(f) {
 	case "pack":
-		return ",Pack", true
+		return ",pack", true
 	case "nopack":
-		return ",NoPack", true
+		return ",nopack", true
 	}
 	return "", false
 }
