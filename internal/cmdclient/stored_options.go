@@ -16,9 +16,9 @@ import (
 // --mcs-label, a burst buffer plugin for --bb/--bbf, oci.conf for --container, a power
 // plugin for --power, GPUs for --gpu-freq and --gpu-bind (which binds each task of a step;
 // sbatch and salloc refuse it too, so that a job does not fail at its first srun),
-// a RebootProgram for --reboot, and the placement --contiguous, --ntasks-per-socket and
-// --prefer would change. "" when the job may go on: then each option is only stored, shown
-// and exported, exactly what Slurm does with it here.
+// a RebootProgram for --reboot, and the placement --ntasks-per-socket and --prefer would
+// change. "" when the job may go on: then each option is only stored, shown and exported,
+// exactly what Slurm does with it here. (--contiguous is the controller's selection's.)
 func StoredOptionsRefusal(prog string, js *jobspec.JobSpec, cfg *conf.Config) string {
 	s := &js.Stored
 	raw := func(key string) string {
@@ -46,7 +46,6 @@ func StoredOptionsRefusal(prog string, js *jobspec.JobSpec, cfg *conf.Config) st
 		{s.GPUBind != "" && !gpuBindNone && hasGPUs, "--gpu-bind on a cluster with GPUs"},
 		{s.Reboot && raw("RebootProgram") != "", "--reboot with a RebootProgram"},
 		{s.Reboot && inAlloc, "--reboot inside an allocation"},
-		{s.Contiguous && !inAlloc && mayUseSeveral(js, nodes), "--contiguous over more than one node"},
 		{s.NTasksPerSocket != jobspec.NoVal && limitsTasks(js, s.NTasksPerSocket, nodes), "--ntasks-per-socket where it limits the tasks of a node"},
 		{strings.TrimSpace(s.Prefer) != "" && !inAlloc && someHave(s.Prefer, nodes), "--prefer where only some nodes have the features"},
 	} {
@@ -94,14 +93,6 @@ func PartitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
 	return out
 }
 
-// mayUseSeveral says whether the job could be given more than one node: then --contiguous
-// would restrict which, which Orbit's selection does not model.
-func mayUseSeveral(js *jobspec.JobSpec, nodes []*conf.Node) bool {
-	if len(nodes) <= 1 {
-		return false
-	}
-	return !(js.NodesSet && js.MinNodes <= 1 && (js.MaxNodes == 0 || js.MaxNodes <= 1))
-}
 
 // limitsTasks says whether --ntasks-per-socket=nps could cap the tasks the job puts on a
 // node: the most it may place on one (--ntasks-per-node, else every task, else one per node)

@@ -52,8 +52,7 @@ func TestStoredOptionsRefusal(t *testing.T) {
 			js.Stored.Contiguous, js.NodesSet, js.MinNodes = true, true, 1
 		}), ""},
 		{"contiguous in a one-node partition", plain, "sbatch", spec(func(js *jobspec.JobSpec) { js.Stored.Contiguous, js.Partition = true, "one" }), ""},
-		{"contiguous over several", plain, "sbatch", spec(func(js *jobspec.JobSpec) { js.Stored.Contiguous = true }),
-			"sbatch: error: --contiguous over more than one node is not supported by Orbit's sbatch yet\n"},
+		{"contiguous over several: the selection's", plain, "sbatch", spec(func(js *jobspec.JobSpec) { js.Stored.Contiguous = true }), ""},
 		{"ntasks-per-socket not limiting", plain, "sbatch", spec(func(js *jobspec.JobSpec) {
 			js.Stored.NTasksPerSocket, js.NTasksPerNode = 2, 4
 		}), ""},

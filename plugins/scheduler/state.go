@@ -49,7 +49,9 @@ type Job struct {
 	MaxNodes uint32 `codec:"max_nodes"` // 0 = no maximum
 	// UseMinNodes is --use-min-nodes: of a node range the selection aims at the minimum
 	// (else at the maximum, as Slurm's select plugin does).
-	UseMinNodes  bool   `codec:"use_min_nodes,omitempty"`
+	UseMinNodes bool `codec:"use_min_nodes,omitempty"`
+	// Contiguous is --contiguous: the job's nodes are consecutive ones.
+	Contiguous   bool   `codec:"contiguous,omitempty"`
 	NumTasks     uint32 `codec:"num_tasks"`
 	CPUsPerTask  uint32 `codec:"cpus_per_task"`
 	TasksPerNode uint32 `codec:"ntasks_per_node"` // 0 = not given

@@ -106,6 +106,7 @@ var (
 	descTimeLimit     = descField("TimeLimit")
 	descTimeMin       = descField("TimeMin")
 	descTmpDisk       = descField("TmpDiskMB")
+	descContiguous    = descField("Contiguous")
 	descUseMinNodes   = descField("UseMinNodes")
 	descWCKey         = descField("WCKey")
 	descWorkDir       = descField("WorkDir")

@@ -170,6 +170,15 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 				return nil, slurmErr(errnoNodesNotInPartition)
 			}
 		}
+		if d.Contiguous {
+			// --contiguous fills the gaps between the named nodes (Slurm's bit_fill_gaps):
+			// those are required too, and more than the maximum is an invalid count.
+			if req = t.fillGaps(req); j.MaxNodes != 0 && uint32(len(req)) > j.MaxNodes {
+				return nil, slurmErr(errnoInvalidNodeCount)
+			}
+			own.ReqNodes = hostlist.Compress(req)
+			j.desc = packDesc(&own)
+		}
 		if j.MaxNodes != 0 && uint32(len(req)) > j.MaxNodes {
 			return nil, slurmErr(errnoNodeConfigUnavail)
 		}

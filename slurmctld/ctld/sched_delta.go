@@ -142,6 +142,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		MinNodes:     j.MinNodes,
 		MaxNodes:     j.MaxNodes,
 		UseMinNodes:  j.descFlag(descUseMinNodes),
+		Contiguous:   j.descFlag(descContiguous),
 		NumTasks:     j.NumTasks,
 		CPUsPerTask:  j.CPUsPerTask,
 		TasksPerNode: j.TasksPerNod,

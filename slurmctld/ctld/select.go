@@ -1,6 +1,8 @@
 package ctld
 
 import (
+	"slices"
+
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/internal/wire"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
@@ -162,7 +164,11 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem bool, v int)
 	if len(named) == 0 {
 		isNamed = nil
 	}
-	picked, ok := selection.ChooseNodes(caps, pos, weights, isNamed, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+	choose := selection.ChooseNodes
+	if j.descFlag(descContiguous) {
+		choose = selection.ChooseContiguous
+	}
+	picked, ok := choose(caps, pos, weights, isNamed, j.MinNodes, j.MaxNodes, want, j.NumTasks)
 	if !ok {
 		return allocation{}, false
 	}
@@ -209,4 +215,23 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem bool, v int)
 		}
 	}
 	return a, true
+}
+
+// fillGaps is names (nodes of the configuration) with every node configured between the
+// first and the last of them added, in configuration order: what --contiguous requires of
+// a job naming nodes (Slurm's bit_fill_gaps on the required nodes).
+func (t *tables) fillGaps(names []string) []string {
+	if len(names) == 0 {
+		return names
+	}
+	lo, hi := len(t.nodeOrder), -1
+	for _, n := range names {
+		if e := t.nodes[n]; e != nil {
+			lo, hi = min(lo, e.order), max(hi, e.order)
+		}
+	}
+	if hi < lo {
+		return names
+	}
+	return slices.Clone(t.nodeOrder[lo : hi+1])
 }

@@ -24,6 +24,17 @@ import "slices"
 // its minimum); maxNodes 0 means no maximum. It returns the indexes into caps of the
 // chosen nodes, in order.
 func ChooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
+	return chooseNodes(caps, pos, weights, req, minNodes, maxNodes, want, tasks, false)
+}
+
+// ChooseContiguous is ChooseNodes for a job with --contiguous: its nodes are one run of
+// consecutive nodes (weights do not split runs), the first run that can hold it, the one
+// with all its named nodes when it names some.
+func ChooseContiguous(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32) ([]int, bool) {
+	return chooseNodes(caps, pos, weights, req, minNodes, maxNodes, want, tasks, true)
+}
+
+func chooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32, contiguous bool) ([]int, bool) {
 	if maxNodes == 0 || maxNodes > max(tasks, minNodes) {
 		maxNodes = max(tasks, minNodes)
 	}
@@ -44,7 +55,7 @@ func ChooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNode
 		return nil, false
 	}
 	e := evalNodes{caps: caps, pos: pos, weights: weights, req: req, minNodes: minNodes, maxNodes: maxNodes, want: want, tasks: tasks,
-		out: make([]bool, len(caps))}
+		out: make([]bool, len(caps)), contiguous: contiguous}
 	if chosen, ok := e.eval(); ok {
 		return chosen, true
 	}
@@ -84,6 +95,7 @@ type evalNodes struct {
 	req                             []bool
 	out                             []bool
 	minNodes, maxNodes, want, tasks uint32
+	contiguous                      bool // --contiguous: one run of consecutive nodes
 }
 
 // enough is Slurm's _enough_nodes: whether avail nodes make the count still wanted, where
@@ -110,8 +122,8 @@ func (e *evalNodes) eval() ([]int, bool) {
 		last       int // the position of the run's last node, named or not
 	}
 	weight := func(i int) uint64 {
-		if e.weights == nil {
-			return 0
+		if e.weights == nil || e.contiguous {
+			return 0 // a contiguous job does not mind weights (_eval_nodes)
 		}
 		return e.weights[i]
 	}
@@ -142,6 +154,9 @@ func (e *evalNodes) eval() ([]int, bool) {
 	var runs []run
 	for i, c := range e.caps {
 		if c == 0 || e.out[i] {
+			if e.contiguous && e.named(i) {
+				return nil, false
+			}
 			continue
 		}
 		if n := len(runs); n == 0 || runs[n-1].last+1 != e.pos[i] || runs[n-1].weight != weight(i) {
@@ -166,6 +181,19 @@ func (e *evalNodes) eval() ([]int, bool) {
 	if n := len(runs); n > 0 && runs[n-1].size == 0 {
 		runs = runs[:n-1]
 	}
+	if e.contiguous && len(chosen) > 0 {
+		// Every named node must lie in one run, and only that run serves.
+		var keep []run
+		for _, r := range runs {
+			if r.req >= 0 {
+				keep = append(keep, r)
+			}
+		}
+		if len(keep) != 1 && !(len(keep) == 0 && remNodes <= 0 && remCPUs <= 0) {
+			return nil, false
+		}
+		runs = keep
+	}
 	for maxNodes > 0 {
 		best, bestSufficient := -1, false
 		for k := range runs {
@@ -175,12 +203,16 @@ func (e *evalNodes) eval() ([]int, bool) {
 			}
 			sufficient := r.cpus >= remCPUs && e.enough(r.size, remNodes)
 			if best < 0 || (runs[best].req < 0 && r.req >= 0) || r.weight < runs[best].weight || r.weight == runs[best].weight &&
-				((sufficient && !bestSufficient) || (sufficient && r.cpus < runs[best].cpus) || (!sufficient && r.cpus > runs[best].cpus)) {
+				((sufficient && !bestSufficient) || (sufficient && r.cpus < runs[best].cpus) || (!sufficient && r.cpus > runs[best].cpus)) ||
+				(e.contiguous && sufficient && !bestSufficient) {
 				best, bestSufficient = k, sufficient
 			}
 		}
 		if best < 0 {
 			break
+		}
+		if e.contiguous && !bestSufficient {
+			return nil, false // no run holds it
 		}
 		r := &runs[best]
 		// In a run holding a named node: up from the first one, then down from it.

@@ -135,3 +135,49 @@ func TestWantNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseContiguous: --contiguous takes one run of consecutive nodes, the first that
+// holds the job (weights do not split runs), nothing when no run does, and with named
+// nodes only their run. (Reference, four 64-CPU nodes: -N2 with n2 busy in part ran on
+// n[1-2]; -N2 -w n3 on n[3-4].)
+func TestChooseContiguous(t *testing.T) {
+	for _, c := range []struct {
+		what                  string
+		caps                  []uint32 // 0: not a candidate (a gap)
+		weights               []uint64
+		req                   []bool
+		min, max, want, tasks uint32
+		chosen                []int
+	}{
+		{"-N2 on free nodes", []uint32{64, 63, 64, 64}, nil, nil, 2, 2, 2, 2, []int{0, 1}},
+		{"-N2 past a gap: the first run that holds it", []uint32{64, 0, 64, 64}, nil, nil, 2, 2, 2, 2, []int{2, 3}},
+		{"-N3 where no run has three", []uint32{64, 0, 64, 64}, nil, nil, 3, 3, 3, 3, nil},
+		{"weights do not split the run", []uint32{64, 64, 64}, []uint64{1, 5, 1}, nil, 3, 3, 3, 3, []int{0, 1, 2}},
+		{"-N2 -w n3: the named node's run", []uint32{64, 64, 64, 64}, nil, []bool{false, false, true, false}, 2, 2, 2, 2, []int{2, 3}},
+	} {
+		var caps []uint32
+		var pos []int
+		var weights []uint64
+		var req []bool
+		for i, n := range c.caps {
+			if n == 0 {
+				continue
+			}
+			caps, pos = append(caps, n), append(pos, i)
+			if c.weights != nil {
+				weights = append(weights, c.weights[i])
+			}
+			if c.req != nil {
+				req = append(req, c.req[i])
+			}
+		}
+		got, ok := ChooseContiguous(caps, pos, weights, req, c.min, c.max, c.want, c.tasks)
+		var nodes []int
+		for _, k := range got {
+			nodes = append(nodes, pos[k])
+		}
+		if ok != (c.chosen != nil) || !slices.Equal(nodes, c.chosen) {
+			t.Errorf("%s: chose %v (ok %v), want %v", c.what, nodes, ok, c.chosen)
+		}
+	}
+}

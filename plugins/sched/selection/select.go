@@ -180,7 +180,11 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	if len(named) == 0 {
 		req = nil
 	}
-	picked, ok := ChooseNodes(caps, pos, weights, req, j.MinNodes, j.MaxNodes, want, j.NumTasks)
+	choose := ChooseNodes
+	if j.Contiguous {
+		choose = ChooseContiguous
+	}
+	picked, ok := choose(caps, pos, weights, req, j.MinNodes, j.MaxNodes, want, j.NumTasks)
 	if !ok {
 		return Alloc{}, false
 	}
