@@ -93,7 +93,6 @@ func PartitionNodes(partitions string, cfg *conf.Config) []*conf.Node {
 	return out
 }
 
-
 // limitsTasks says whether --ntasks-per-socket=nps could cap the tasks the job puts on a
 // node: the most it may place on one (--ntasks-per-node, else every task, else one per node)
 // against nps times the fewest sockets of its nodes. Below that the option changes nothing
