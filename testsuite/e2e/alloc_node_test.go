@@ -14,7 +14,8 @@ import (
 // resolves its address (on loopback, what 127.0.0.1 resolves to: "localhost" on Debian, as
 // on the reference), while the job's SLURM_SUBMIT_HOST stays the client's own host name.
 func TestAllocNode_ResolvedPeer(t *testing.T) {
-	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	// The finished job must still be listed when scontrol asks, however loaded the machine.
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2, MinJobAge: 300})
 	want, _ := os.Hostname()
 	if names, err := net.LookupAddr("127.0.0.1"); err == nil && len(names) > 0 {
 		want = strings.TrimSuffix(names[0], ".")
