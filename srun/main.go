@@ -21,6 +21,7 @@ import (
 	"maps"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -72,6 +73,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Counts settled (options.go) before anything else is said, as Slurm's _opt_verify.
 	settleCounts(o, stderr)
 	capSlurmdDebug(o, stderr)
+	if o.spec.BcastSet && len(o.argv) > 0 { // bcast.go
+		p, err := exec.LookPath(o.argv[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "srun: fatal: Can not execute %s\n", o.argv[0])
+			return 1
+		}
+		o.bcastSrc = p
+	}
 	if o.spec.TestOnly { // -v: test-only stops before the checks below; Slurm's srun lists them here too
 		io.WriteString(stderr, compatopts.DefinedOptions(o.spec))
 	}
@@ -478,6 +487,11 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated, jobName: o.jobName}
 	if env.jobName == "" && len(o.argv) > 0 {
 		env.jobName = filepath.Base(o.argv[0]) // Slurm's srun names its job after the command
+	}
+	if o.spec != nil && o.spec.BcastSet {
+		if code := s.fileBcast(ctx, step, wd); code != 0 { // bcast.go
+			return code
+		}
 	}
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv

@@ -28,6 +28,7 @@ type options struct {
 	killBadExit                         int    // -K: 1 on, 0 off, -1 not given (slurm.conf decides)
 	multiProg                           bool
 	multiProgData                       string // --multi-prog: the configuration file's text
+	bcastSrc                            string // --bcast: the program's path, found on PATH (bcast.go)
 	openMode                            jobspec.OpenMode
 	jobName, partition, nodelist, chdir string
 	timeLimit                           uint32 // minutes; 0 = not given

@@ -108,7 +108,7 @@ func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 	}{
 		{[]string{"--dependency=afterok:1", "true"}, inAlloc, "srun: error: --dependency inside an allocation is not supported by Orbit's srun yet\n"},
 		{[]string{"--constraint=ib", "true"}, inAlloc, "srun: error: --constraint inside an allocation is not supported by Orbit's srun yet\n"},
-		{[]string{"--bcast", "true"}, nil, "srun: error: --bcast is not supported by Orbit yet\n"},
+		{[]string{"--bcast-exclude=/lib", "true"}, nil, "srun: error: --bcast-exclude is not supported by Orbit yet\n"},
 	} {
 		_, err := parseArgs(c.args, c.env)
 		var perr *compatopts.Error

@@ -214,6 +214,10 @@ type JobSpec struct {
 	// matters only with --bcast; ResvPorts srun --resv-ports (ResvPortsSet, with its count,
 	// 0 when none was given); X11 --x11 (X11Set) as given.
 	AccelBind, Compress, X11 string
+	// Bcast is srun --bcast's destination ("" for the default; BcastSet says it was given):
+	// srun copies the program to the step's nodes and runs the copy.
+	Bcast    string
+	BcastSet bool
 	ResvPorts                uint32
 	ResvPortsSet, X11Set     bool
 

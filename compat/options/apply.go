@@ -289,6 +289,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.MultiProg = true
 	case "mpi":
 		js.MPI = val
+	case "bcast":
+		js.Bcast, js.BcastSet = val, true
 	case "accel-bind":
 		if !strings.ContainsAny(val, "vgn") {
 			return cmdError(a.cmd, 255, "Invalid --accel-bind specification")

@@ -91,7 +91,12 @@ var definedRows = []definedRow{
 	row("array", raw),
 	never("argv"),
 	row("batch", nil),
-	row("bcast", nil),
+	row("bcast", func(d *dump, o jobspec.DefinedOption) string { // arg_get_bcast
+		if d.js.Bcast == "" {
+			return "set"
+		}
+		return d.js.Bcast
+	}),
 	row("bcast-exclude", nil),
 	row("begin", func(d *dump, _ jobspec.DefinedOption) string { return d.timeStr(d.js.Begin) }),
 	row("bell", bell),

@@ -43,7 +43,7 @@ var Table = []Option{
 	{ID: "alloc-nodelist", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "array", Name: "array", Short: 'a', Arg: ArgRequired, Cmds: Sbatch, Implemented: true},
 	{ID: "batch", Name: "batch", Arg: ArgRequired, Cmds: Sbatch},
-	{ID: "bcast", Name: "bcast", Arg: ArgOptional, Cmds: Srun},
+	{ID: "bcast", Name: "bcast", Arg: ArgOptional, Cmds: Srun, Implemented: true},
 	{ID: "bcast-exclude", Name: "bcast-exclude", Arg: ArgRequired, Cmds: Srun},
 	{ID: "begin", Name: "begin", Short: 'b', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "bell", Name: "bell", Arg: ArgNone, Cmds: Salloc, Implemented: true},

@@ -61,6 +61,7 @@ const (
 	MsgSignalTasks       MsgType = 409 // srun → slurmd: SignalTasks (Ctrl-C, task failure)
 	MsgLaunchTasksMany   MsgType = 410 // srun → slurmd: LaunchTasksMany (one launch for every node a slurmd hosts)
 	MsgLaunchTasksReply  MsgType = 411 // LaunchTasksManyReply: one result per node
+	MsgFileBcast         MsgType = 412 // srun --bcast → slurmd: FileBcast (REQUEST_FILE_BCAST)
 
 	// Controller administration, scontrol → slurmctld (msg_admin.go): 500–599.
 	MsgBuildInfo      MsgType = 500 // scontrol show config: BuildInfoRequest

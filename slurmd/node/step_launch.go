@@ -30,6 +30,7 @@ func (d *Daemon) registerSteps() {
 	d.srv.HandleRPC(wire.MsgLaunchTasks, d.handleLaunchTasks)
 	d.srv.HandleRPC(wire.MsgSignalTasks, d.handleSignalTasks)
 	d.srv.HandleRPC(wire.MsgLaunchTasksMany, d.handleLaunchTasksMany) // step_launch_many.go
+	d.srv.HandleRPC(wire.MsgFileBcast, d.handleFileBcast)             // file_bcast.go
 }
 
 // handleLaunchTasks starts a step's tasks on one node for srun: the caller must be the job's

@@ -366,6 +366,10 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 				return spec, nil, fmt.Errorf("--multi-prog: task %d: %v", rank, err)
 			}
 		}
+		if strings.HasSuffix(argv[0], "/") {
+			// srun --bcast into a directory: this node's copy (slurmd's file_bcast.go).
+			argv = append([]string{argv[0] + wire.BcastFileName(m.JobID, m.StepID, m.NodeName)}, argv[1:]...)
+		}
 		t.Env = []string{"SLURM_PROCID=" + strconv.FormatUint(uint64(rank), 10), "SLURM_LOCALID=" + strconv.Itoa(i)}
 		t.Env = append(t.Env, taskGPUs(env, m.GPUsPerTask, i)...) // step_gpus.go
 		if cmd, found := lookPathOnce(argv[0], env, workDir); found {
