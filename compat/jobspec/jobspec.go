@@ -216,10 +216,10 @@ type JobSpec struct {
 	AccelBind, Compress, X11 string
 	// Bcast is srun --bcast's destination ("" for the default; BcastSet says it was given):
 	// srun copies the program to the step's nodes and runs the copy.
-	Bcast    string
-	BcastSet bool
-	ResvPorts                uint32
-	ResvPortsSet, X11Set     bool
+	Bcast                string
+	BcastSet             bool
+	ResvPorts            uint32
+	ResvPortsSet, X11Set bool
 
 	// srun/salloc inside an existing allocation.
 	JobID         string // --jobid / SLURM_JOB_ID (srun)
