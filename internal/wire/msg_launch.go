@@ -81,6 +81,10 @@ type TerminateJob struct {
 	Preempted bool `codec:"preempted,omitempty"`
 	// Restarts is the requeue count of the incarnation being ended (see LaunchBatchJob).
 	Restarts uint32 `codec:"restarts"`
+	// Details is why, when the controller says more than the state: slurmstepd writes it
+	// into the batch script's error file as "*** REASON: <details> ***" (Slurm's
+	// kill_job_msg details: "Reservation X, which this job was running under, has ended").
+	Details string `codec:"details,omitempty"`
 }
 
 func init() {

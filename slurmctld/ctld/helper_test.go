@@ -139,6 +139,7 @@ type testNode struct {
 	launched []uint32
 	sent     []*wire.LaunchBatchJob // every launch message, in order (job_record_script_test.go)
 	forwards int                    // nodes answered for through broadcasts (node_ping_test.go)
+	details  []string               // every terminate's Details, in order (resv_overrun_test.go)
 }
 
 var exitRE = regexp.MustCompile(`exit (\d+)`)
@@ -202,6 +203,9 @@ func (n *testNode) launch(_ context.Context, req *wire.Request) (any, error) {
 func (n *testNode) terminate(_ context.Context, req *wire.Request) (any, error) {
 	m := req.Body.(*wire.TerminateJob)
 	n.mu.Lock()
+	if m.Details != "" {
+		n.details = append(n.details, m.Details)
+	}
 	node, ok := n.running[m.JobID]
 	delete(n.running, m.JobID)
 	n.mu.Unlock()

@@ -46,8 +46,9 @@ func (c *Controller) enforceTimeLimits() {
 	now := c.now().Unix()
 	over := int64(c.config().OverTimeLimit) * 60
 	type victim struct {
-		id    uint32
-		nodes []string
+		id      uint32
+		nodes   []string
+		details string
 	}
 	var victims []victim
 	var chs multi
@@ -62,13 +63,17 @@ func (c *Controller) enforceTimeLimits() {
 			continue
 		}
 		chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailTimeout, end: now, completing: true})
-		victims = append(victims, victim{j.JobID, append([]string(nil), j.Nodes...)})
+		v := victim{id: j.JobID, nodes: append([]string(nil), j.Nodes...)}
+		if !limited {
+			v.details = resvEndedText(j.descStr(descReservation)) // resv_overrun.go
+		}
+		victims = append(victims, v)
 	}
 	if limit := int64(c.config().InactiveLimit); limit > 0 {
 		for _, j := range c.inactiveJobs(now, limit) { // job_inactive.go
 			if !slices.ContainsFunc(victims, func(v victim) bool { return v.id == j.JobID }) {
 				chs = append(chs, endJob{jobID: j.JobID, state: states.JobTimeout, reason: states.FailInactiveLimit, end: now, completing: true})
-				victims = append(victims, victim{j.JobID, append([]string(nil), j.Nodes...)})
+				victims = append(victims, victim{id: j.JobID, nodes: append([]string(nil), j.Nodes...)})
 			}
 		}
 	}
@@ -87,7 +92,7 @@ func (c *Controller) enforceTimeLimits() {
 	}
 	for _, v := range victims {
 		c.log.Info("job reached its time limit or InactiveLimit", "job", v.id)
-		c.sendNodes(agentTask{kind: taskTerminate, jobID: v.id, timedOut: true}, v.nodes) // one broadcast
+		c.sendNodes(agentTask{kind: taskTerminate, jobID: v.id, timedOut: true, details: v.details}, v.nodes) // one broadcast
 	}
 }
 

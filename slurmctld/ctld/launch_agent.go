@@ -36,6 +36,8 @@ type agentTask struct {
 	timedOut bool
 	// preempted: the terminate ends a run that preemption cancelled or requeued.
 	preempted bool
+	// details is the terminate's TerminateJob.Details (resv_overrun.go).
+	details string
 }
 
 // launchAttempts is how often a launch is tried before the job is given up as failed.
@@ -330,7 +332,7 @@ func (c *Controller) doTerminate(t agentTask) {
 	c.mu.RUnlock()
 	rep := c.broadcast(wire.MsgTerminateJob, &wire.TerminateJob{
 		JobID: t.jobID, KillWait: uint32(c.config().KillWait), TimedOut: t.timedOut, Restarts: restarts,
-		Requeued: requeued, Preempted: t.preempted,
+		Requeued: requeued, Preempted: t.preempted, Details: t.details,
 	}, nodes)
 	c.log.Debug("job terminate broadcast", "job", t.jobID, "nodes", len(nodes), "forwards", rep.Forwards, "dials", rep.Dials)
 	var refusedBy []string // nodes that answered no (the job is not running there)

@@ -46,3 +46,9 @@ func (t *tables) resvEnded(j *jobRecord, now, overrun int64) bool {
 	r := t.resvs[name]
 	return r != nil && !r.has(wire.ResvFlex) && !r.recurs() && r.EndTime+overrun <= now
 }
+
+// resvEndedText is what Slurm tells a job timed out for outliving reservation name: the
+// terminate's details, which the batch script's error file shows as "*** REASON: ... ***".
+func resvEndedText(name string) string {
+	return "Reservation " + name + ", which this job was running under, has ended"
+}

@@ -1,6 +1,7 @@
 package ctld_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 func TestResv_JobOutlivesWindow(t *testing.T) {
 	clk := &fakeClock{}
 	f := newFixture(t, ctld.TestConfig{Nodes: 2, CPUs: 2, Now: clk.now, Extra: "ResvOverRun=1\n"})
-	f.startNodes("n1", "n2")
+	node := f.startNodes("n1", "n2")
 	now := clk.now().Unix()
 	for _, r := range []struct {
 		name, node string
@@ -47,6 +48,13 @@ func TestResv_JobOutlivesWindow(t *testing.T) {
 	j := f.waitState(ids[0], states.JobTimeout)
 	if states.Reason(j.Reason) != states.FailTimeout || j.ExitCode != 15 {
 		t.Errorf("job past its reservation: reason %s exit %#x, want TimeLimit 0:15", states.Reason(j.Reason), j.ExitCode)
+	}
+	// The terminate says why, for the batch script's error file ("*** REASON: ... ***").
+	node.mu.Lock()
+	details := slices.Clone(node.details)
+	node.mu.Unlock()
+	if want := "Reservation short, which this job was running under, has ended"; !slices.Contains(details, want) {
+		t.Errorf("terminate details %q, want %q", details, want)
 	}
 	f.waitFor("the ended reservation to go", func() bool {
 		for _, r := range f.resvs() {

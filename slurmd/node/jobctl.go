@@ -2,6 +2,8 @@ package node
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"syscall"
 	"time"
@@ -88,8 +90,19 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 		return nil, errInvalidNode(m.NodeName)
 	}
 	d.epilogAfterEnd(m.NodeName, m.JobID, m.Restarts, m.KillWait) // epilog.go
+	details := ""
+	if m.Details != "" {
+		// Left where the job's slurmstepd reads it when the signal comes (it removes it).
+		details = stepdlaunch.DetailsPath(d.nodes[m.NodeName].spool, m.JobID)
+		if err := os.WriteFile(details, []byte(m.Details), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			d.log.Warn("cannot leave the terminate's details for slurmstepd", "job", m.JobID, "err", err)
+		}
+	}
 	if d.terminate(m.NodeName, m.JobID, m.TimedOut, m.Requeued, m.Preempted) {
 		return nil, nil
+	}
+	if details != "" {
+		os.Remove(details) // no slurmstepd to read it
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

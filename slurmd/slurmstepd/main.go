@@ -117,6 +117,12 @@ func run(args []string) int {
 		if !said {
 			said = true
 			step.Log(cancelledLine(b, sig))
+			// The controller's reason, when slurmd left one (Slurm's kill details).
+			p := stepdlaunch.DetailsPath(b.Spool, b.Msg.JobID)
+			if details, err := os.ReadFile(p); err == nil {
+				os.Remove(p)
+				step.Log(fmt.Sprintf("slurmstepd-%s: error: *** REASON: %s ***\n", b.NodeName, details))
+			}
 		}
 	}
 	for waiting := true; waiting; {

@@ -103,6 +103,12 @@ func Path(spool string, jobID uint32) string {
 	return filepath.Join(spool, fmt.Sprintf("job%05d", jobID), FileName)
 }
 
+// DetailsPath is where slurmd leaves the controller's reason for ending job jobID (the
+// TerminateJob's Details) for its slurmstepd, before it signals it.
+func DetailsPath(spool string, jobID uint32) string {
+	return filepath.Join(spool, fmt.Sprintf("job%05d", jobID), "terminate.details")
+}
+
 // Write writes b to path, mode 0600, atomically.
 func Write(path string, b *Batch) error { return writeFile(path, b) }
 
