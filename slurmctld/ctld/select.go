@@ -54,10 +54,10 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 // partition's, fullest first, as the plugins' selection tries it.
 func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocation, bool) {
 	if !t.sharesCPUs(j, p.conf.Name) {
-		return t.selectNodesIn(j, p, trackMem, viewIdle)
+		return t.selectNodesIn(j, p, trackMem, false, viewIdle)
 	}
 	for _, v := range append([]int{viewIdle}, t.shareRowsOf(p.conf.Name)...) {
-		if a, ok := t.selectNodesIn(j, p, trackMem, v); ok {
+		if a, ok := t.selectNodesIn(j, p, trackMem, true, v); ok {
 			return a, true
 		}
 	}
@@ -65,8 +65,8 @@ func (t *tables) selectNodes(j *jobRecord, p *partEntry, trackMem bool) (allocat
 }
 
 // selectNodesIn is selectNodes on the CPUs view v leaves on each node: idle ones (viewIdle)
-// or, for a job that shares them, those free in one row.
-func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem bool, v int) (allocation, bool) {
+// or, for a job that shares them (shares), those free in one row.
+func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem, shares bool, v int) (allocation, bool) {
 	minCPUs := uint32(j.descUint(descMinCPUs)) // --mincpus
 	var req, exc []string
 	if l := j.descStr(descReqNodes); l != "" {
@@ -94,7 +94,7 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem bool, v int)
 		if !ok {
 			return 0, false // more threads per core than the node has
 		}
-		free, empty, ok := t.freeIn(n, j, p, v)
+		free, empty, ok := freeIn(n, shares, p.conf.Name, v)
 		if !ok {
 			return 0, false
 		}

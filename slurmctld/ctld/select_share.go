@@ -77,11 +77,12 @@ func (n *nodeEntry) sharedByOthers(part string) bool {
 // viewIdle is the view of a node's idle CPUs (freeIn); a view >= 0 is one row's.
 const viewIdle = -1
 
-// freeIn is the CPUs of n job j (of partition p) may take in view v, whether nothing holds
-// any of them in that view (an --exclusive job needs that), and whether j may use n at all.
-func (t *tables) freeIn(n *nodeEntry, j *jobRecord, p *partEntry, v int) (free uint32, empty, ok bool) {
+// freeIn is the CPUs of n a job of partition part may take in view v, whether nothing
+// holds any of them in that view (an --exclusive job needs that), and whether the job may
+// use n at all; shares says the job shares CPUs there (sharesCPUs).
+func freeIn(n *nodeEntry, shares bool, part string, v int) (free uint32, empty, ok bool) {
 	cpus := n.cpus()
-	if t.sharesCPUs(j, p.conf.Name) {
+	if shares {
 		if n.jobs > n.shareJobs {
 			return 0, false, false // a job that does not share holds it
 		}
@@ -89,12 +90,12 @@ func (t *tables) freeIn(n *nodeEntry, j *jobRecord, p *partEntry, v int) (free u
 			return cpus - min(n.shareCPUs, cpus), n.jobs == 0, true
 		}
 		var u uint32
-		if rows := n.share[p.conf.Name]; v < len(rows) {
+		if rows := n.share[part]; v < len(rows) {
 			u = rows[v]
 		}
 		return cpus - min(u, cpus), u == 0, true
 	}
-	if n.sharedByOthers(p.conf.Name) {
+	if len(n.share) > 0 && n.sharedByOthers(part) {
 		return 0, false, false
 	}
 	return cpus - n.busyCPUs(), n.jobs == 0, true

@@ -71,7 +71,7 @@ func (p *Pool) sharing(j *scheduler.Job, part string) int {
 // one empty row if there is one.
 func (p *Pool) views(si int) []int {
 	if si < 0 {
-		return []int{viewIdle}
+		return idleOnly
 	}
 	rs := &p.share[si]
 	rows := make([]int, len(rs.total))
@@ -96,6 +96,9 @@ func (p *Pool) views(si int) []int {
 	}
 	return out
 }
+
+// idleOnly is the views of a job that does not share (read only).
+var idleOnly = []int{viewIdle}
 
 // idleRow is the row a job placed on idle CPUs joins: the fullest (which Slurm's
 // add_job_to_res, trying its rows in their last sorted order, takes first).
@@ -133,6 +136,9 @@ func (p *Pool) freeIn(i int, si int, part string, v int) nodeView {
 			u = p.share[si].use[v][i]
 		}
 		return nodeView{cpus - min(u, cpus), u == 0, true}
+	}
+	if len(p.share) == 0 {
+		return nodeView{cpus - min(f.AllocCPUs, cpus), f.Jobs == 0, true} // no partition shares
 	}
 	mine, hasMine := p.shareIdx[part]
 	for k := range p.share {
