@@ -34,12 +34,12 @@ func (s *session) fileBcast(ctx context.Context, step *wire.StepCreateReply, wd 
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, errnoText(err))
+		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, strerrorText(err))
 		return fail()
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, errnoText(err))
+		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, strerrorText(err))
 		return fail()
 	}
 	dest := o.spec.Bcast
@@ -76,16 +76,4 @@ func (s *session) fileBcast(ctx context.Context, step *wire.StepCreateReply, wd 
 	}
 	o.argv = append([]string{dest}, o.argv[1:]...)
 	return 0
-}
-
-// errnoText is the C library's text for a file error (strerror), as Slurm prints it.
-func errnoText(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		err = pe.Err
-	}
-	s := err.Error()
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

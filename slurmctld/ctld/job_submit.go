@@ -172,7 +172,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 		if d.Contiguous {
 			// --contiguous fills the gaps between the named nodes (Slurm's bit_fill_gaps):
-			// those are required too, and more than the maximum is an invalid count.
+			// those are required too, and more than the maximum is an invalid count. The
+			// filled list is stored, so ReqNodeList shows n[1-3] where Slurm keeps the
+			// given n[1,3] (its bitmap and its string part ways; Orbit keeps one).
 			if req = t.fillGaps(req); j.MaxNodes != 0 && uint32(len(req)) > j.MaxNodes {
 				return nil, slurmErr(errnoInvalidNodeCount)
 			}

@@ -8,11 +8,12 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/orbit-hpc/orbit/internal/auth"
 	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/slurmd/stepd"
 )
 
 // handleFileBcast writes srun --bcast's copy of the step's program on one node: the caller
@@ -24,18 +25,8 @@ func (d *Daemon) handleFileBcast(_ context.Context, req *wire.Request) (any, err
 	if d.nodes[m.NodeName] == nil {
 		return nil, errInvalidNode(m.NodeName)
 	}
-	if req.Identity == nil || (req.Identity.UID != m.UserID && !d.privileged(req)) {
-		return nil, wire.NewError(wire.ErrnoAccessDenied)
-	}
-	lc, err := d.launchV.VerifyLaunch(m.Cred, m.NodeName)
-	if err != nil {
-		if errors.Is(err, auth.ErrLaunchExpired) {
-			return nil, wire.Errorf(errnoCredentialExpired, "Job credential expired")
-		}
-		return nil, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
-	}
-	if lc.JobID != m.JobID || lc.StepID != m.StepID || lc.UID != m.UserID || lc.GID != m.GroupID {
-		return nil, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
+	if _, err := d.verifyStepCaller(req, m.Cred, m.NodeName, m.JobID, m.StepID, m.UserID, m.GroupID); err != nil { // step_launch.go
+		return nil, err
 	}
 	dest := m.Dest
 	if strings.HasSuffix(dest, "/") {
@@ -46,7 +37,7 @@ func (d *Daemon) handleFileBcast(_ context.Context, req *wire.Request) (any, err
 	}
 	if err := writeAsUser(dest, m); err != nil {
 		d.log.Warn("file broadcast failed", "job", m.JobID, "step", m.StepID, "node", m.NodeName, "file", dest, "err", err)
-		return nil, wire.Errorf(wire.ErrnoSlurmError, "%s", strerror(err))
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "%s", stepd.Strerror(err))
 	}
 	d.log.Info("sbcast", "uid", m.UserID, "job", m.JobID, "file", dest, "node", m.NodeName)
 	return nil, nil
@@ -60,6 +51,13 @@ func writeAsUser(dest string, m *wire.FileBcast) error {
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread goes when this goroutine ends
 		if os.Geteuid() == 0 {
+			// The user's group alone, on this thread only (the raw system call: Go's
+			// Setgroups would change every thread): root's own groups must not open doors.
+			gid := m.GroupID
+			if _, _, e := unix.RawSyscall(unix.SYS_SETGROUPS, 1, uintptr(unsafe.Pointer(&gid)), 0); e != 0 {
+				done <- e
+				return
+			}
 			unix.Setfsgid(int(m.GroupID))
 			unix.Setfsuid(int(m.UserID))
 		} else if uint32(os.Geteuid()) != m.UserID {
@@ -86,18 +84,4 @@ func writeAsUser(dest string, m *wire.FileBcast) error {
 		done <- err
 	}()
 	return <-done
-}
-
-// strerror is the C library's text for a file error, as Slurm's srun prints the errno a
-// broadcast failed with ("Permission denied").
-func strerror(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	s := err.Error()
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

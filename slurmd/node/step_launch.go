@@ -33,6 +33,27 @@ func (d *Daemon) registerSteps() {
 	d.srv.HandleRPC(wire.MsgFileBcast, d.handleFileBcast)             // file_bcast.go
 }
 
+// verifyStepCaller checks a request about step job.step on node: the caller is the step's
+// user uid (or root/SlurmUser), and cred is the controller's launch credential for that
+// job, step, user (uid, gid) and node. It answers with the error to reply.
+func (d *Daemon) verifyStepCaller(req *wire.Request, cred []byte, node string, job, step, uid, gid uint32) (auth.LaunchCred, error) {
+	if req.Identity == nil || (req.Identity.UID != uid && !d.privileged(req)) {
+		return auth.LaunchCred{}, wire.NewError(wire.ErrnoAccessDenied)
+	}
+	lc, err := d.launchV.VerifyLaunch(cred, node)
+	if err != nil {
+		d.log.Warn("step request refused: bad credential", "job", job, "step", step, "node", node, "err", err)
+		if errors.Is(err, auth.ErrLaunchExpired) {
+			return lc, wire.Errorf(errnoCredentialExpired, "Job credential expired")
+		}
+		return lc, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
+	}
+	if lc.JobID != job || lc.StepID != step || lc.UID != uid || lc.GID != gid {
+		return lc, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
+	}
+	return lc, nil
+}
+
 // handleLaunchTasks starts a step's tasks on one node for srun: the caller must be the job's
 // user (or root/SlurmUser), the credential must be the controller's for this job, step, user
 // and node; then the node connects to srun's I/O port, starts the tasks and replies. The
@@ -43,19 +64,9 @@ func (d *Daemon) handleLaunchTasks(ctx context.Context, req *wire.Request) (any,
 	if h == nil {
 		return nil, errInvalidNode(m.NodeName)
 	}
-	if req.Identity == nil || (req.Identity.UID != m.UserID && !d.privileged(req)) {
-		return nil, wire.NewError(wire.ErrnoAccessDenied)
-	}
-	lc, err := d.launchV.VerifyLaunch(m.Cred, m.NodeName)
+	lc, err := d.verifyStepCaller(req, m.Cred, m.NodeName, m.JobID, m.StepID, m.UserID, m.GroupID)
 	if err != nil {
-		d.log.Warn("step launch refused: bad credential", "job", m.JobID, "step", m.StepID, "node", m.NodeName, "err", err)
-		if errors.Is(err, auth.ErrLaunchExpired) {
-			return nil, wire.Errorf(errnoCredentialExpired, "Job credential expired")
-		}
-		return nil, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
-	}
-	if lc.JobID != m.JobID || lc.StepID != m.StepID || lc.UID != m.UserID || lc.GID != m.GroupID {
-		return nil, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
+		return nil, err
 	}
 	if len(m.Argv) == 0 || len(m.Ranks) == 0 {
 		return nil, wire.Errorf(errnoExecveFailed, "Slurmd could not execve job: no command or no tasks")

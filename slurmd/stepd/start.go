@@ -305,7 +305,7 @@ func (s *Step) openStdio() ([]*stdio, error) {
 						f, err = os.OpenFile(path, flag, 0666)
 					}
 					if err != nil {
-						return fmt.Errorf("Could not open %s file %s: %s", streamName[n], path, strerror(err))
+						return fmt.Errorf("Could not open %s file %s: %s", streamName[n], path, Strerror(err))
 					}
 					cache[k] = f
 					opened = append(opened, f)
@@ -404,9 +404,9 @@ func (s *Step) openStdio() ([]*stdio, error) {
 
 var streamName = [3]string{"stdin", "stdout", "stderr"}
 
-// strerror is err's system error text as C's strerror spells it ("No such file or
+// Strerror is err's system error text as C's strerror spells it ("No such file or
 // directory"), which is what Slurm prints.
-func strerror(err error) string {
+func Strerror(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		m := errno.Error()
@@ -424,7 +424,7 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 		// Slurm 22.05 logs this twice (once in slurmstepd, once in the task before exec),
 		// and both lines reach the task's stderr; scripts that grep output see both.
 		msg := fmt.Sprintf("%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
-			s.spec.logPrefix(), s.spec.WorkDir, strerror(chdirErr))
+			s.spec.logPrefix(), s.spec.WorkDir, Strerror(chdirErr))
 		s.writeStderr(st, msg+msg)
 	}
 	// One fork and one exec per task, as in Slurm: taskexec sets the task's own variables
@@ -457,7 +457,7 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	p.Env, p.Extra = env, extra
 	pid, ch, err := forkRegistered(func() (int, error) { return taskexec.Start(p) })
 	if err != nil {
-		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], strerror(err)))
+		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], Strerror(err)))
 		code := 1
 		var errno syscall.Errno
 		if errors.As(err, &errno) {
