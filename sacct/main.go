@@ -69,14 +69,8 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		return fail(stderr, errorf("--completion: JobCompType=%s is not supported by Orbit (it keeps no job completion data); use sacct without -c", c.Conf.JobCompType))
 	}
 	if p.verbose > 0 {
-		// The storage plugin's load message at info level (accounting_storage/orbit is
-		// embedded and loads nothing).
-		switch c.Conf.AccountingStorageType {
-		case "accounting_storage/none":
-			fmt.Fprintln(stderr, "sacct: accounting_storage/none: init: Accounting storage NOT INVOKED plugin loaded")
-		case "accounting_storage/slurmdbd":
-			fmt.Fprintln(stderr, "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD plugin loaded")
-		}
+		// The storage plugin's load message at info level.
+		io.WriteString(stderr, cmdclient.AccountingPluginLine("sacct", c.Conf))
 	}
 	if !c.Conf.AccountingEnabled() {
 		fmt.Fprintln(stderr, "Slurm accounting storage is disabled")
@@ -113,7 +107,7 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	if p.json || p.yaml || p.req.Script || p.req.Env {
 		// No header: --json/--yaml print one document, -B/--env-vars one block per job.
 		var rep wire.AcctQueryReply
-		if err := c.Call(ctx, wire.MsgAcctQuery, &p.req, &rep); err != nil {
+		if err := query(ctx, c, p, &rep); err != nil {
 			fmt.Fprintf(stderr, "sacct: error: Problem talking to the database: %s\n", cmdclient.AsError(err).Text)
 			return 1
 		}
@@ -143,7 +137,7 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	// Slurm prints the header before it asks the database.
 	stdout.WriteString(pr.Header(p.noHeader))
 	var rep wire.AcctQueryReply
-	if err := c.Call(ctx, wire.MsgAcctQuery, &p.req, &rep); err != nil {
+	if err := query(ctx, c, p, &rep); err != nil {
 		stdout.Flush()
 		fmt.Fprintf(stderr, "sacct: error: Problem talking to the database: %s\n", cmdclient.AsError(err).Text)
 		return 1
@@ -164,6 +158,15 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		}
 	}
 	return 0
+}
+
+// query asks the controller's accounting for the jobs p selects; -M naming only other
+// clusters selects none without asking (the store holds this cluster's jobs only).
+func query(ctx context.Context, c *cmdclient.Client, p *params, rep *wire.AcctQueryReply) error {
+	if !p.coversCluster(c.Conf.ClusterName) {
+		return nil
+	}
+	return c.Call(ctx, wire.MsgAcctQuery, &p.req, rep)
 }
 
 func fail(stderr io.Writer, err error) int {

@@ -51,6 +51,25 @@ type params struct {
 	verbose    int  // -v count
 	nodesArg   string
 	operands   []string // checked after the storage and the fields, as in Slurm
+	// clusters is -M's names (Slurm's job_cond cluster_list), nil for the local cluster;
+	// allClusters is -M all or -L. The store holds the local cluster's jobs only, so a
+	// list without its name selects none, as slurmdbd answers for clusters it has no jobs of.
+	clusters    []string
+	allClusters bool
+}
+
+// coversCluster says whether -M/-L select the cluster named name (slurm.conf's ClusterName).
+// Slurm lower-cases both the names given and ClusterName.
+func (p *params) coversCluster(name string) bool {
+	if p.allClusters || p.clusters == nil {
+		return true
+	}
+	for _, c := range p.clusters {
+		if strings.EqualFold(c, name) {
+			return true
+		}
+	}
+	return false
 }
 
 var opts = []cmdclient.Opt{
@@ -264,8 +283,23 @@ func parseArgs(argv []string, now time.Time, uid uint32) (p *params, version boo
 			p.truncate = true
 		case "verbose":
 			p.verbose++
-		case "local", "noconvert", "allclusters", "federation":
-			// Nothing to do with one cluster, no federation and no unit conversion.
+		case "cluster", "clusters":
+			if strings.EqualFold(f.Value, "all") || f.Value == "-1" { // -1: Slurm's vestigial spelling
+				p.allClusters = true
+				break
+			}
+			p.allClusters = false
+			for _, n := range strings.Split(f.Value, ",") {
+				if n != "" {
+					p.clusters = append(p.clusters, n)
+				}
+			}
+		case "allclusters":
+			p.allClusters = true
+		case "local", "federation":
+			p.allClusters = false // and nothing else: one cluster, no federation
+		case "noconvert":
+			// Nothing to do: no unit conversion.
 		default:
 			return nil, false, errorf("option --%s is not supported by Orbit yet", name)
 		}

@@ -80,8 +80,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		cmdclient.Fatal(stderr, "salloc", err)
 	}
-	if dump != "" {
-		io.WriteString(stderr, cmdclient.SelectPluginLines("salloc", c.Conf)) // Slurm loads them next
+	if dump != "" && !js.ClustersSet { // Slurm loads them next to check GRES, which -M skips
+		io.WriteString(stderr, cmdclient.SelectPluginLines("salloc", c.Conf))
 	}
 	for _, w := range cmdclient.SpecWarnings("salloc", js, c.Conf) {
 		io.WriteString(stderr, w) // -S without AllowSpecResourcesUsage: dropped
@@ -102,13 +102,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, msg)
 		return 1
 	}
-	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
+	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil && !js.ClustersSet { // -M: the other cluster's GRES are unknown
 		fmt.Fprintf(stderr, "salloc: error: %s\n", jobspec.ErrInvalidGres)
 		return codes.Error
 	}
 	if cmdclient.TmpDiskPartly(js, c.Conf) {
 		fmt.Fprintln(stderr, "salloc: error: --tmp where only some nodes have the TmpDisk is not supported by Orbit's salloc yet")
 		return 1
+	}
+	if js.ClustersSet { // Slurm asks the database for them just before allocating
+		if dump != "" {
+			io.WriteString(stderr, cmdclient.AccountingPluginLine("salloc", c.Conf))
+		}
+		cmdclient.ClusterUnreachable(stderr, "salloc", js.Clusters, false)
+		return codes.Error
 	}
 	s := &session{c: c, js: js, so: so, argv: argv, codes: codes, stdout: stdout, stderr: stderr}
 	return s.run(context.Background())

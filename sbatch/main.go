@@ -80,7 +80,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, msg)
 		return orErrorExit(code, codes)
 	}
-	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil {
+	if err := jobspec.CheckGres(js.Gres, c.Conf.GresTypes); err != nil && !js.ClustersSet { // -M: the other cluster's GRES are unknown
 		fmt.Fprintf(stderr, "sbatch: error: %s\n", jobspec.ErrInvalidGres)
 		return codes.Error // nothing was sent to the controller
 	}
@@ -89,7 +89,9 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	}
 	if dump := options.DefinedOptions(js); dump != "" { // -v: once the options are checked
 		io.WriteString(stderr, dump)
-		io.WriteString(stderr, cmdclient.SelectPluginLines("sbatch", c.Conf)) // then Slurm loads them
+		if !js.ClustersSet { // Slurm loads them to check GRES, which -M skips
+			io.WriteString(stderr, cmdclient.SelectPluginLines("sbatch", c.Conf))
+		}
 	}
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
 		io.WriteString(stderr, oe.Stderr)
@@ -115,6 +117,13 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		env = rlimits.SetEnv(env, rl)
 	}
 	desc := jobDesc(js, env, fileEnv, submitHost(), os.Getpid())
+	if js.ClustersSet { // Slurm asks the database for them once the job is described
+		if js.Verbose > 0 && !js.Quiet {
+			io.WriteString(stderr, cmdclient.AccountingPluginLine("sbatch", c.Conf))
+		}
+		cmdclient.ClusterUnreachable(stderr, "sbatch", js.Clusters, false)
+		return codes.Error
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
 	if js.TestOnly {

@@ -102,7 +102,8 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stderr io.Writ
 		case "interactive":
 			p.interactive = true
 		case "cluster", "clusters":
-			return fail("Orbit serves one cluster; --clusters is not supported yet")
+			cmdclient.ClusterUnreachable(stderr, "scancel", f.Value, false)
+			return nil, 1
 		case "me":
 			p.userName = strconv.Itoa(os.Getuid())
 		case "jobname", "name":
@@ -223,7 +224,7 @@ func (p *params) fromEnv(getenv func(string) (string, bool), stderr io.Writer) i
 		p.wckey = v
 	}
 	if v, ok := getenv("SLURM_CLUSTERS"); ok {
-		fmt.Fprintf(stderr, "scancel: error: Orbit serves one cluster; SLURM_CLUSTERS=%s is not supported yet\n", v)
+		cmdclient.ClusterUnreachable(stderr, "scancel", v, false) // scancel says --cluster for both
 		return 1
 	}
 	return -1

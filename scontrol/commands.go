@@ -51,7 +51,7 @@ var keywords = []keyword{
 	{names: []string{"all"}, min: 2, run: (*cli).cmdAll},
 	{names: []string{"cancel_reboot"}, min: 3, run: (*cli).cmdCancelReboot},
 	{names: []string{"completing"}, min: 2},
-	{names: []string{"cluster"}, min: 2},
+	{names: []string{"cluster"}, min: 2, run: (*cli).cmdCluster},
 	{names: []string{"create"}, min: 2, run: (*cli).cmdCreate},
 	{names: []string{"details"}, min: 1, run: (*cli).cmdDetails},
 	{names: []string{"errnumstr", "errnostr"}, min: 2},
@@ -136,6 +136,15 @@ func (c *cli) cmdExit(argv []string) {
 		c.tooMany(argv[0], "too many arguments for keyword:%s\n")
 	}
 	c.exitFlag = true
+}
+
+// cmdCluster is "cluster [NAME]": with no name it goes back to the local cluster (where
+// Orbit always is); a name fails as -M does.
+func (c *cli) cmdCluster(argv []string) {
+	if len(argv) >= 2 {
+		c.clusterRefused(argv[1])
+		c.exitCode, c.exitFlag = 1, true // Slurm's scontrol exits here, prompt or not
+	}
 }
 
 func (c *cli) cmdHelp(argv []string) {

@@ -49,8 +49,9 @@ func main() {
 
 // run executes one invocation and returns its exit code.
 func (c *cli) run(args []string) int {
-	if os.Getenv("SLURM_CLUSTERS") != "" {
-		c.errorf("SLURM_CLUSTERS (multi-cluster operation) is not supported by Orbit yet")
+	if v, ok := os.LookupEnv("SLURM_CLUSTERS"); ok {
+		c.stdout.Flush()
+		cmdclient.ClusterUnreachable(c.stderr, "scontrol", v, true)
 		return 1
 	}
 	cmd, stop := c.parseOptions(args)
@@ -76,6 +77,13 @@ func (c *cli) fatalf(format string, a ...any) {
 	c.stdout.Flush()
 	fmt.Fprintf(c.stderr, "scontrol: fatal: "+format+"\n", a...)
 	os.Exit(1)
+}
+
+// clusterRefused is Slurm's answer to a cluster name (-M, or the cluster command): no
+// database can name it, so scontrol says so; the caller exits 1, even from the prompt.
+func (c *cli) clusterRefused(names string) {
+	c.stdout.Flush()
+	cmdclient.ClusterUnreachable(c.stderr, "scontrol", names, false)
 }
 
 // eprintf writes raw text to stderr (Slurm's fprintf(stderr, ...)).

@@ -85,7 +85,7 @@ func (c *cli) apply(opt, arg string) int {
 	case "a":
 		c.all = true
 	case "M":
-		c.errorf("--cluster/-M (multi-cluster operation) is not supported by Orbit yet")
+		c.clusterRefused(arg)
 		return 1
 	case "u":
 		if !validUID(arg) {

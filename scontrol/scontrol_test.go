@@ -53,7 +53,6 @@ func TestScontrol_UnsupportedIsRefused(t *testing.T) {
 		name string
 	}{
 		{[]string{"takeover"}, `"takeover"`},
-		{[]string{"-M", "other", "show", "hostnames", "a"}, "--cluster/-M"},
 	}
 	for _, tt := range tests {
 		out, errOut, code := run(t, "", tt.args...)

@@ -48,9 +48,13 @@ var optTable = []cmdclient.Opt{
 }
 
 // parseArgs parses sdiag's options as Slurm's sdiag does: operands are ignored, --help,
-// --usage and -V act at once (in command-line order), and -M is refused (Orbit has one
-// cluster per controller and no federation). A code >= 0 means exit with it now.
+// --usage and -V act at once (in command-line order), and -M or SLURM_CLUSTERS fail as
+// Slurm's do without a database. A code >= 0 means exit with it now.
 func parseArgs(argv []string, stderr io.Writer) (*options, int) {
+	if v, ok := os.LookupEnv("SLURM_CLUSTERS"); ok { // read before the options, as Slurm's sdiag
+		cmdclient.ClusterUnreachable(stderr, "sdiag", v, true)
+		return nil, 1
+	}
 	found, _, ok := cmdclient.ParseOptions("sdiag", argv[0], argv[1:], optTable, stderr)
 	if !ok {
 		return nil, 1
@@ -78,7 +82,7 @@ func parseArgs(argv []string, stderr io.Writer) (*options, int) {
 		case "sort-by-time2":
 			o.sort = byAveTime
 		case "cluster", "clusters":
-			fmt.Fprintf(stderr, "sdiag: error: -M/--cluster is not supported by Orbit yet\n")
+			cmdclient.ClusterUnreachable(stderr, "sdiag", f.Value, false)
 			return nil, 1
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -63,10 +64,21 @@ func TestParseArgs(t *testing.T) {
 	if o, code := parseArgs([]string{"sdiag", "-r", "-T"}, &stderr); code != -1 || !o.reset || o.sort != byAveTime {
 		t.Errorf("-r -T: %+v %d", o, code)
 	}
-	if _, code := parseArgs([]string{"sdiag", "-M", "other"}, &stderr); code != 1 ||
-		!strings.Contains(stderr.String(), "-M/--cluster is not supported") {
+	// As the reference without slurmdbd (accounting_storage/none) answers.
+	if _, code := parseArgs([]string{"sdiag", "-M", "other"}, &stderr); code != 1 || stderr.String() !=
+		"sdiag: error: Problem talking to database\n"+
+			"sdiag: error: 'other' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters.\n" {
 		t.Errorf("-M: exit %d, stderr %q", code, stderr.String())
 	}
+	stderr.Reset()
+	t.Setenv("SLURM_CLUSTERS", "ALL")
+	if _, code := parseArgs([]string{"sdiag", "--usage"}, &stderr); code != 1 || stderr.String() !=
+		"sdiag: error: Problem talking to database\n"+
+			"sdiag: error: No clusters can be reached now. Contact your admin to resolve the problem.\n" {
+		t.Errorf("SLURM_CLUSTERS=ALL: exit %d, stderr %q", code, stderr.String())
+	}
+	os.Unsetenv("SLURM_CLUSTERS")
+	stderr.Reset()
 	var out bytes.Buffer
 	if code := run([]string{"sdiag", "--usage"}, &out, &stderr); code != 0 || out.String() != usageText {
 		t.Errorf("--usage: %d %q", code, out.String())

@@ -133,7 +133,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		p.sort, p.sortSet = v, true
 	}
 	if v, ok := getenv("SLURM_CLUSTERS"); ok {
-		clusterError(stderr, v, "SLURM_CLUSTERS")
+		cmdclient.ClusterUnreachable(stderr, "sinfo", v, true)
 		return nil, 1
 	}
 
@@ -165,7 +165,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		case "long":
 			p.long = true
 		case "cluster", "clusters":
-			clusterError(stderr, f.Value, "--cluster")
+			cmdclient.ClusterUnreachable(stderr, "sinfo", f.Value, false)
 			return nil, 1
 		case "noconvert":
 			p.noConvert = true
@@ -307,17 +307,6 @@ func splitParts(s string) []string {
 		}
 	}
 	return out
-}
-
-// clusterError reports a -M/SLURM_CLUSTERS name as Slurm does when it cannot ask slurmdbd
-// to resolve it: Orbit has no database daemon, and the reference without one fails alike.
-func clusterError(w io.Writer, names, from string) {
-	fmt.Fprintf(w, "sinfo: error: Problem talking to database\n")
-	if strings.EqualFold(names, "all") {
-		fmt.Fprintf(w, "sinfo: error: No clusters can be reached now. Contact your admin to resolve the problem.\n")
-		return
-	}
-	fmt.Fprintf(w, "sinfo: error: '%s' can't be reached now, or it is an invalid entry for %s.  Use 'sacctmgr list clusters' to see available clusters.\n", names, from)
 }
 
 // atoi is glibc's atoi, (int)strtol(s, NULL, 10): leading blanks, a sign, then digits up to

@@ -74,6 +74,12 @@ var optTable = []cmdclient.Opt{
 // parseArgs parses sprio's command line as Slurm's parse_command_line does. A code >= 0
 // means exit with it now (after printing o.info when o is not nil).
 func parseArgs(argv, env []string, stdout, stderr io.Writer) (*options, int) {
+	for _, e := range env { // read before the options, as Slurm's sprio
+		if v, ok := strings.CutPrefix(e, "SLURM_CLUSTERS="); ok {
+			cmdclient.ClusterUnreachable(stderr, "sprio", v, true)
+			return nil, 1
+		}
+	}
 	found, operands, ok := cmdclient.ParseOptions("sprio", argv[0], argv[1:], optTable, stderr)
 	if !ok {
 		return nil, 1
@@ -106,9 +112,7 @@ func parseArgs(argv, env []string, stdout, stderr io.Writer) (*options, int) {
 		case "long":
 			o.long, o.formatSet = true, true
 		case "cluster":
-			// Slurm asks slurmdbd for the cluster; Orbit has one cluster per controller.
-			fmt.Fprintf(stderr, "sprio: error: Problem talking to database\n")
-			fmt.Fprintf(stderr, "sprio: error: '%s' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters.\n", f.Value)
+			cmdclient.ClusterUnreachable(stderr, "sprio", f.Value, false)
 			return nil, 1
 		case "norm":
 			o.norm = true

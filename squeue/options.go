@@ -127,7 +127,8 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		p.sort, p.sortSet = v, true
 	}
 	if v, ok := getenv("SLURM_CLUSTERS"); ok {
-		return fail("Orbit serves one cluster; SLURM_CLUSTERS=%s is not supported yet", v)
+		cmdclient.ClusterUnreachable(stderr, "squeue", v, true)
+		return nil, 1
 	}
 	found, operands, ok := cmdclient.ParseOptions("squeue", prog, argv[1:], opts, stderr)
 	if !ok {
@@ -191,7 +192,8 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		case "licenses":
 			p.licenses = splitList(f.Value)
 		case "cluster", "clusters":
-			return fail("Orbit serves one cluster; --clusters is not supported yet")
+			cmdclient.ClusterUnreachable(stderr, "squeue", f.Value, false)
+			return nil, 1
 		case "me":
 			p.userSet, usersGiven = true, true
 			p.users = []uint32{uint32(currentUID())}

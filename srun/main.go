@@ -132,7 +132,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			io.WriteString(stderr, msg)
 			return code
 		}
-		if err := jobspec.CheckGres(o.spec.Gres, c.Conf.GresTypes); err != nil {
+		if err := jobspec.CheckGres(o.spec.Gres, c.Conf.GresTypes); err != nil && !o.spec.ClustersSet { // -M: the other cluster's GRES are unknown
 			fmt.Fprintf(stderr, "srun: error: %s\n", jobspec.ErrInvalidGres)
 			return 1
 		}
@@ -171,6 +171,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if code := propagateRlimits(o.spec, c, stderr); code != 0 { // rlimits.go
 		return code
+	}
+	if o.spec != nil && o.spec.ClustersSet {
+		// Slurm asks the database for them as it allocates (SLURM_EXIT_ERROR on failure)
+		// or, inside an allocation, before it looks the job up (exit 1).
+		io.WriteString(stderr, clusterLookupLine(o.spec, c))
+		cmdclient.ClusterUnreachable(stderr, "srun", o.spec.Clusters, false)
+		if inAlloc {
+			return 1
+		}
+		return codes.Error
 	}
 	ctx := context.Background()
 	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr, begun: begun, codes: codes}

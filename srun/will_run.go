@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -20,6 +21,13 @@ func testOnly(o *options, stderr io.Writer) int {
 	c, err := cmdclient.Load("srun", "")
 	if err != nil {
 		cmdclient.Fatal(stderr, "srun", err)
+	}
+	if o.spec.ClustersSet {
+		// Slurm's _allocate_test fails before asking the controller, with errno unset.
+		io.WriteString(stderr, clusterLookupLine(o.spec, c))
+		cmdclient.ClusterUnreachable(stderr, "srun", o.spec.Clusters, false)
+		fmt.Fprintln(stderr, "allocation failure: No error")
+		return 1
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
@@ -42,4 +50,13 @@ func testOnly(o *options, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "srun: Job %d to start at %s using %d processors on nodes %s in partition %s\n",
 		rep.JobID, f.Format(time.Unix(rep.StartTime, 0), time.Now()), rep.ProcCnt, rep.NodeList, rep.Partition)
 	return 0
+}
+
+// clusterLookupLine is what srun -v says as it loads the accounting plugin to look -M's
+// clusters up.
+func clusterLookupLine(js *jobspec.JobSpec, c *cmdclient.Client) string {
+	if js.Verbose <= 0 || js.Quiet {
+		return ""
+	}
+	return cmdclient.AccountingPluginLine("srun", c.Conf)
 }

@@ -71,13 +71,18 @@ type JobSpec struct {
 	Name string // --job-name, default the script's base name ("wrap" for --wrap)
 	// NameFromCLI says --job-name came from the command line (or #SBATCH), not from the
 	// environment (SLURM_JOB_NAME, SBATCH_JOB_NAME): srun names its step after it only then.
-	NameFromCLI    bool
-	Partition      string
-	Account        string
-	QOS            string
-	Reservation    string
-	WCKey          string
-	Comment        string
+	NameFromCLI bool
+	Partition   string
+	Account     string
+	QOS         string
+	Reservation string
+	WCKey       string
+	Comment     string
+	// Clusters is -M/--clusters (or SLURM_CLUSTERS) as given, ClustersSet that it was (even
+	// empty); Orbit's commands fail on it as Slurm's do when no database can name the
+	// clusters (cmdclient.ClusterUnreachable), and skip the GRES check Slurm skips for it.
+	Clusters       string
+	ClustersSet    bool
 	Constraint     string
 	Licenses       string
 	Gres           string

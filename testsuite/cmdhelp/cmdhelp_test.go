@@ -40,8 +40,12 @@ func TestCommandHelp_MatchesReference(t *testing.T) {
 	c := &cluster.Cluster{ConfPath: confPath}
 	for _, f := range refcase.ReadTable(t, "cases.txt", 2) {
 		name, words := f[0], refcase.ShellWords(f[1])
+		var env []string // leading NAME=VALUE words, as record.sh passes them
+		for len(words) > 1 && strings.Contains(words[0], "=") {
+			env, words = append(env, words[0]), words[1:]
+		}
 		t.Run(name, func(t *testing.T) {
-			out, errOut, code := refcase.Run(t, c, words[0], "-", nil, words[1:]...)
+			out, errOut, code := refcase.Run(t, c, words[0], "-", env, words[1:]...)
 			if want := strings.TrimSpace(refcase.ReadGolden(t, name+".rc")); strconv.Itoa(code) != want {
 				t.Errorf("exit %d, reference %s (stderr %q)", code, want, errOut)
 			}

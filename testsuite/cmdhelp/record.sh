@@ -12,10 +12,15 @@ mkdir -p "$out"
 while IFS=$'\t' read -r name args; do
 	[[ -z "$name" || "$name" == \#* ]] && continue
 	eval "set -- $args"
+	envs=() # leading NAME=VALUE words: the command's environment
+	while [[ $# -gt 1 && "$1" == *=* ]]; do
+		envs+=("$1")
+		shift
+	done
 	cmd=$1
 	shift
 	rc=0
-	bash -c 'exec -a "$0" "$@"' "$cmd" "$SLURM_BIN/$cmd" "$@" >"$out/$name.out" 2>"$out/$name.err" </dev/null || rc=$?
+	env "${envs[@]}" bash -c 'exec -a "$0" "$@"' "$cmd" "$SLURM_BIN/$cmd" "$@" >"$out/$name.out" 2>"$out/$name.err" </dev/null || rc=$?
 	echo "$rc" >"$out/$name.rc"
 done <cases.txt
 echo "recorded $(ls "$out"/*.rc | wc -l) cases"

@@ -112,6 +112,29 @@ func TestSacct_Cluster(t *testing.T) {
 			t.Errorf("sacct -X = %q", out)
 		}
 	})
+	t.Run("clusters", func(t *testing.T) {
+		// -M selects clusters by name (lower case, as Slurm keeps them); the store holds
+		// this cluster's jobs only, so other names select none (the header stays); -M all
+		// and -L select every cluster, the last of -M all and -M NAME winning.
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"-M", "ORBIT-test"}, ok + "\n"},
+			{[]string{"-M", "other,orbit-test"}, ok + "\n"},
+			{[]string{"-M", "other"}, ""},
+			{[]string{"--clusters=other", "-L"}, ok + "\n"},
+			{[]string{"-M", "other", "-M", "all"}, ok + "\n"},
+			{[]string{"-M", "all", "-M", "other"}, ""},
+		} {
+			if out := sacct(append(tc.args, "-X", "-j", ok, "-n", "-P", "-o", "jobid")...); out != tc.want {
+				t.Errorf("sacct %q = %q, want %q", tc.args, out, tc.want)
+			}
+		}
+		if out := sacct("-M", "other", "-X", "-j", ok, "-o", "jobid"); !strings.HasPrefix(out, "JobID") || strings.Contains(out, ok) {
+			t.Errorf("sacct -M other (with header) = %q", out)
+		}
+	})
 	t.Run("one step", func(t *testing.T) {
 		out := sacct("-j", steps+".1", "-n", "-P", "-o", "jobid,exitcode,ntasks,nnodes")
 		if out != steps+".1|2:0|1|1\n" {
