@@ -320,17 +320,5 @@ func parseSignal(s string) (uint16, bool) {
 	return uint16(sig), ok
 }
 
-// lookupUser is uid_from_string: a user name, or a number that names an existing user.
-func lookupUser(name string) (uint32, bool) {
-	if u, err := userdb.Lookup(name); err == nil {
-		if id, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
-			return uint32(id), true
-		}
-	}
-	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
-		if _, err := userdb.LookupId(name); err == nil {
-			return uint32(id), true
-		}
-	}
-	return 0, false
-}
+// lookupUser is uid_from_string (userdb.UIDFromString).
+func lookupUser(name string) (uint32, bool) { return userdb.UIDFromString(name) }

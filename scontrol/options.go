@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/getopt"
@@ -98,24 +97,10 @@ func (c *cli) apply(opt, arg string) int {
 	return -1
 }
 
-// validUID reports whether s names a user, or is a user id (as C's strtol reads it: blanks
-// and a sign allowed, 0 to INT_MAX) that exists, as Slurm's uid_from_string checks.
+// validUID reports whether s names a user as Slurm's uid_from_string reads it.
 func validUID(s string) bool {
-	if _, err := userdb.Lookup(s); err == nil {
-		return true
-	}
-	t := strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		neg = t[0] == '-'
-		t = t[1:]
-	}
-	n, err := strconv.ParseUint(t, 10, 31)
-	if err != nil || t == "" || t[0] == '+' || (neg && n != 0) {
-		return false
-	}
-	_, err = userdb.LookupId(strconv.FormatUint(n, 10))
-	return err == nil
+	_, ok := userdb.UIDFromString(s)
+	return ok
 }
 
 func (c *cli) printVersion() {

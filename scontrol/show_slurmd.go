@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
+	"github.com/orbit-hpc/orbit/compat/strerror"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -23,7 +24,7 @@ func (c *cli) showSlurmd(_ string, _ *string, _ []string) {
 	}
 	var s wire.DaemonStatusReply
 	if err := c.callSlurmd(addr, wire.MsgDaemonStatus, req, &s); err != nil {
-		e := cStrerror(err) // write_batch_script.go
+		e := strerror.Text(err) // write_batch_script.go
 		c.errorf("slurm_slurmd_info: %s", e)
 		c.exitCode = 1
 		if c.quiet != 1 {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"strconv"
-	"syscall"
 
+	"github.com/orbit-hpc/orbit/compat/strerror"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -55,7 +53,7 @@ func (c *cli) writeBatchScript(args []string) {
 	if name != "-" {
 		var err error
 		if f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666); err != nil {
-			c.eprintf("failed to open file `%s`: %s\n", name, cStrerror(err))
+			c.eprintf("failed to open file `%s`: %s\n", name, strerror.Text(err))
 			return
 		}
 	}
@@ -65,12 +63,12 @@ func (c *cli) writeBatchScript(args []string) {
 		if f == nil {
 			c.stdout.WriteString(rep.Script)
 		} else if _, err := f.WriteString(rep.Script); err != nil {
-			e = &cmdclient.Error{Errno: wire.ErrnoSlurmError, Text: cStrerror(err)}
+			e = &cmdclient.Error{Errno: wire.ErrnoSlurmError, Text: strerror.Text(err)}
 		}
 	}
 	if f != nil {
 		if err := f.Close(); err != nil && e == nil {
-			e = &cmdclient.Error{Errno: wire.ErrnoSlurmError, Text: cStrerror(err)}
+			e = &cmdclient.Error{Errno: wire.ErrnoSlurmError, Text: strerror.Text(err)}
 		}
 	}
 	if e != nil {
@@ -115,22 +113,4 @@ func atoll(s string) int64 {
 		return 1<<63 - 1
 	}
 	return int64(n)
-}
-
-// cStrerror is strerror(3)'s text for a system error ("No such file or directory"): Go's
-// text for the same errno, capitalised as glibc writes it.
-func cStrerror(err error) string {
-	var errno syscall.Errno
-	var pe *fs.PathError
-	switch {
-	case errors.As(err, &errno):
-		err = errno
-	case errors.As(err, &pe):
-		err = pe.Err
-	}
-	s := err.Error()
-	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
-		s = string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
 }

@@ -208,21 +208,8 @@ func buildUserList(s string, stderr io.Writer) []uint32 {
 	return uids
 }
 
-// lookupUID is uid_from_string: a user name, or a number that is a uid.
-func lookupUID(name string) (uint32, bool) {
-	if u, err := userdb.Lookup(name); err == nil {
-		n, err := strconv.ParseUint(u.Uid, 10, 32)
-		return uint32(n), err == nil
-	}
-	n, err := strconv.ParseUint(name, 10, 32)
-	if err != nil {
-		return 0, false
-	}
-	if _, err := userdb.LookupId(name); err != nil {
-		return 0, false
-	}
-	return uint32(n), true
-}
+// lookupUID is uid_from_string (userdb.UIDFromString).
+func lookupUID(name string) (uint32, bool) { return userdb.UIDFromString(name) }
 
 // printOptions is -v's dump of the parsed options (to stdout, as Slurm's printf).
 func (o *options) printOptions(w io.Writer) {

@@ -492,19 +492,6 @@ func splitOn(s string, sep byte) []string {
 // splitList splits a comma-separated list, skipping empty items as strtok does.
 func splitList(s string) []string { return splitOn(s, ',') }
 
-// lookupUser resolves a user name, or a numeric uid, as Slurm's uid_from_string does.
-func lookupUser(name string) (uint32, bool) {
-	if u, err := userdb.Lookup(name); err == nil {
-		if id, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
-			return uint32(id), true
-		}
-	}
-	// A number must name an existing user too: Slurm 22.05's `squeue -u 987654` says
-	// "Invalid user: 987654" when no user has that uid.
-	if id, err := strconv.ParseUint(name, 10, 32); err == nil {
-		if _, err := userdb.LookupId(name); err == nil {
-			return uint32(id), true
-		}
-	}
-	return 0, false
-}
+// lookupUser is uid_from_string (userdb.UIDFromString): a number must name an existing
+// user too (Slurm 22.05's `squeue -u 987654` says "Invalid user: 987654").
+func lookupUser(name string) (uint32, bool) { return userdb.UIDFromString(name) }

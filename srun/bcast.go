@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/orbit-hpc/orbit/compat/strerror"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -34,12 +35,12 @@ func (s *session) fileBcast(ctx context.Context, step *wire.StepCreateReply, wd 
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, strerrorText(err))
+		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, strerror.Text(err))
 		return fail()
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, strerrorText(err))
+		fmt.Fprintf(s.stderr, "srun: error: Can't open `%s`: %s\n", src, strerror.Text(err))
 		return fail()
 	}
 	dest := o.spec.Bcast

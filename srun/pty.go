@@ -8,6 +8,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/orbit-hpc/orbit/compat/strerror"
 )
 
 // ptyTerm is srun's side of --pty on a terminal, as Slurm's srun does it: task 0 runs on a
@@ -25,7 +27,7 @@ type ptyTerm struct {
 func startPty(stderr io.Writer) *ptyTerm {
 	ws, err := unix.IoctlGetWinsize(1, unix.TIOCGWINSZ)
 	if err != nil {
-		fmt.Fprintf(stderr, "srun: error: ioctl(TIOCGWINSZ): %s\n", strerrorText(err)) // srun_prolog.go
+		fmt.Fprintf(stderr, "srun: error: ioctl(TIOCGWINSZ): %s\n", strerror.Text(err)) // srun_prolog.go
 		fmt.Fprintln(stderr, "srun: error: Not using a pseudo-terminal, disregarding --pty option")
 		return nil
 	}

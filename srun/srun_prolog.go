@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/orbit-hpc/orbit/compat/strerror"
 )
 
 // srunScript runs srun's --prolog or --epilog (by default slurm.conf's SrunProlog and
@@ -24,7 +26,7 @@ func srunScript(path, context string, argv []string, env []string, stdout, stder
 		return 0
 	}
 	if err := unix.Access(path, unix.R_OK|unix.X_OK); err != nil {
-		fmt.Fprintf(stderr, "srun: Access denied for %s: %s\n", path, strerrorText(err))
+		fmt.Fprintf(stderr, "srun: Access denied for %s: %s\n", path, strerror.Text(err))
 		return 0
 	}
 	cmd := exec.Command(path, argv...)
@@ -42,7 +44,7 @@ func srunScript(path, context string, argv []string, env []string, stdout, stder
 		fmt.Fprintln(stderr, "srun: error: script did not exit normally")
 		return 1
 	default:
-		fmt.Fprintf(stderr, "srun: error: Failed to execute srun prolog/epilog script: %s\n", strerrorText(err))
+		fmt.Fprintf(stderr, "srun: error: Failed to execute srun prolog/epilog script: %s\n", strerror.Text(err))
 		return 127
 	}
 }
@@ -69,15 +71,4 @@ func (s *session) runStepWithScripts(ctx context.Context, stdin io.Reader) int {
 		fmt.Fprintf(s.stderr, "srun: error: srun epilog failed status=%d\n", rc)
 	}
 	return code
-}
-
-// strerrorText is strerror's text for err ("No such file or directory").
-func strerrorText(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		if s := errno.Error(); s != "" {
-			return strings.ToUpper(s[:1]) + s[1:]
-		}
-	}
-	return err.Error()
 }

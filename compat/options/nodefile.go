@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/strerror"
 )
 
 // resolveNodeFile is -F/--nodefile as Slurm's commands apply it once every option is in
@@ -28,7 +29,7 @@ func (a *applier) resolveNodeFile() error {
 		why := err.Error()
 		var errno syscall.Errno
 		if errors.As(err, &errno) {
-			why = strerror(errno)
+			why = strerror.Text(errno)
 		}
 		return &Error{ExitCode: 255, Stderr: name + ": error: slurm_allocate_resources error opening file " + path + ", " + why + "\n" +
 			name + ": error: Invalid --nodefile node file\n"}
@@ -65,18 +66,4 @@ func stripComments(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// strerror is the C library's text for the errnos a file open reports.
-func strerror(e syscall.Errno) string {
-	switch e {
-	case syscall.ENOENT:
-		return "No such file or directory"
-	case syscall.EACCES:
-		return "Permission denied"
-	case syscall.EISDIR:
-		return "Is a directory"
-	}
-	s := e.Error()
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/orbit-hpc/orbit/compat/strerror"
 	"github.com/orbit-hpc/orbit/internal/wire"
-	"github.com/orbit-hpc/orbit/slurmd/stepd"
 )
 
 // handleFileBcast writes srun --bcast's copy of the step's program on one node: the caller
@@ -37,7 +37,7 @@ func (d *Daemon) handleFileBcast(_ context.Context, req *wire.Request) (any, err
 	}
 	if err := writeAsUser(dest, m); err != nil {
 		d.log.Warn("file broadcast failed", "job", m.JobID, "step", m.StepID, "node", m.NodeName, "file", dest, "err", err)
-		return nil, wire.Errorf(wire.ErrnoSlurmError, "%s", stepd.Strerror(err))
+		return nil, wire.Errorf(wire.ErrnoSlurmError, "%s", strerror.Text(err))
 	}
 	d.log.Info("sbcast", "uid", m.UserID, "job", m.JobID, "file", dest, "node", m.NodeName)
 	return nil, nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/orbit-hpc/orbit/compat/strerror"
 )
 
 // TaskScripts are the programs Slurm runs around each task of a step, the batch script
@@ -62,7 +64,7 @@ func (s *Step) runTaskProlog(t *task, env, extra []string, st *stdio, cwd string
 				s.spec.logPrefix(), p.name))
 		case err != nil:
 			s.writeStderr(st, fmt.Sprintf("%s: error: run_command: %s can not be executed (%s) %s\n",
-				s.spec.logPrefix(), p.name, p.path, Strerror(err)))
+				s.spec.logPrefix(), p.name, p.path, strerror.Text(err)))
 			s.writeStderr(st, fmt.Sprintf("%s: error: %s did not exit normally. reason: Run command failed - configuration error\n",
 				s.spec.logPrefix(), p.name))
 			status = 1
