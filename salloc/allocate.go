@@ -72,6 +72,7 @@ func (s *session) jobDesc() wire.JobDesc {
 	if js.Requeue < 0 {
 		d.Requeue = -1
 	}
+	d.UserID, d.UserIDSet, d.GroupID, d.GroupIDSet = js.UID, js.UIDSet, js.GID, js.GIDSet // --uid, --gid
 	return d
 }
 

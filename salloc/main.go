@@ -26,6 +26,7 @@ import (
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -34,6 +35,9 @@ var helpText string
 
 //go:embed usage.txt
 var usageText string
+
+// --uid and --gid name users and groups as Slurm reads them.
+func init() { compatopts.Resolver = userdb.SlurmIDs{} }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -109,6 +113,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmdclient.TmpDiskPartly(js, c.Conf) {
 		fmt.Fprintln(stderr, "salloc: error: --tmp where only some nodes have the TmpDisk is not supported by Orbit's salloc yet")
 		return 1
+	}
+	if js.GIDSet && int(js.GID) != os.Getgid() { // --gid: salloc takes the group before it asks
+		if err := c.SetGroup(js.GID); err != nil {
+			fmt.Fprintf(stderr, "salloc: error: %v\n", err)
+			return codes.Error
+		}
 	}
 	if js.ClustersSet { // Slurm asks the database for them just before allocating
 		if dump != "" {
@@ -192,6 +202,14 @@ func (s *session) run(ctx context.Context) int {
 	info, code := s.allocate(ctx, sigs)
 	if info == nil {
 		return code
+	}
+	if s.js.UIDSet && int(s.js.UID) != os.Getuid() {
+		// --uid: the allocation is the user's; salloc becomes the user, without
+		// supplementary groups, and runs the command as them.
+		if err := s.c.BecomeUser(s.js.UID, []int{}); err != nil {
+			s.errorf("%v", err)
+			return s.codes.Error
+		}
 	}
 	s.info("Granted job allocation %d", s.jobID)
 	s.ringBell(time.Since(before))

@@ -84,6 +84,7 @@ func jobDesc(js *jobspec.JobSpec, env, fileEnv []string, host string, pid int) *
 		}
 		d.Command = filepath.Clean(p)
 	}
+	d.UserID, d.UserIDSet, d.GroupID, d.GroupIDSet = js.UID, js.UIDSet, js.GID, js.GIDSet // --uid, --gid
 	if fileEnv != nil {
 		d.Environment = exportFileEnv(fileEnv, js.Export, js.GetUserEnv, layoutEnv(js), js.SubmitDir, host, prioProcess(pid))
 		return d

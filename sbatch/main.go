@@ -22,6 +22,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/rlimits"
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -30,6 +31,9 @@ var helpText string
 
 //go:embed usage.txt
 var usageText string
+
+// --uid and --gid name users and groups as Slurm reads them.
+func init() { options.Resolver = userdb.SlurmIDs{} }
 
 func main() {
 	rlimits.Prefetch() // the NOFILE probe overlaps the start-up (compat/rlimits)

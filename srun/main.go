@@ -35,6 +35,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/compat/version"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -43,6 +44,9 @@ var helpText string
 
 //go:embed usage.txt
 var usageText string
+
+// --uid and --gid name users and groups as Slurm reads them.
+func init() { compatopts.Resolver = userdb.SlurmIDs{} }
 
 func main() {
 	rlimits.Prefetch() // the NOFILE probe overlaps the start-up (compat/rlimits)
@@ -204,6 +208,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	s.jobID = uint32(jobID)
 	s.printJobInformation(ctx, s.alloc) // verbose.go
+	if code := s.becomeUser(); code != 0 {
+		return code
+	}
 	var stopAlive func()
 	if s.allocated {
 		stopAlive = s.keepAllocAlive(ctx) // inactive_limit.go
@@ -702,8 +709,9 @@ func jobDesc(o *options, limit uint32) wire.JobDesc {
 	if o.memPerCPU != jobspec.NoVal64 {
 		d.MemPerCPU = o.memPerCPU
 	}
-	if o.spec != nil {
-		d.Gres = o.spec.Gres // --gres of the allocation srun makes (inside one, the job's GRES serve the step)
+	if js := o.spec; js != nil {
+		d.Gres = js.Gres                                                                      // --gres of the allocation srun makes (inside one, the job's GRES serve the step)
+		d.UserID, d.UserIDSet, d.GroupID, d.GroupIDSet = js.UID, js.UIDSet, js.GID, js.GIDSet // --uid, --gid
 	}
 	return d
 }

@@ -81,8 +81,12 @@ type JobSpec struct {
 	// Clusters is -M/--clusters (or SLURM_CLUSTERS) as given, ClustersSet that it was (even
 	// empty); Orbit's commands fail on it as Slurm's do when no database can name the
 	// clusters (cmdclient.ClusterUnreachable), and skip the GRES check Slurm skips for it.
-	Clusters       string
-	ClustersSet    bool
+	Clusters    string
+	ClustersSet bool
+	// UID and GID are --uid and --gid (root only): the user and group the job belongs to
+	// instead of the submitter's, where UIDSet and GIDSet.
+	UID, GID       uint32
+	UIDSet, GIDSet bool
 	Constraint     string
 	Licenses       string
 	Gres           string

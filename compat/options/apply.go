@@ -47,6 +47,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 	switch o.ID {
 	case "account":
 		js.Account = val
+	case "uid", "gid":
+		return a.applyRunAs(o.ID, val) // run_as.go
 	case "cluster", "clusters": // one value, as Slurm's two spellings share one field
 		js.Clusters, js.ClustersSet = val, true
 	case "comment":

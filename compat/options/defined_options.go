@@ -2,12 +2,13 @@ package options
 
 import (
 	"fmt"
-	"github.com/orbit-hpc/orbit/compat/loglevel"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	"github.com/orbit-hpc/orbit/compat/loglevel"
 	"github.com/orbit-hpc/orbit/compat/memsize"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 )
@@ -140,7 +141,7 @@ var definedRows = []definedRow{
 	row("export-file", raw),
 	row("extra-node-info", extraNodeInfo),
 	row("get-user-env", getUserEnv),
-	row("gid", nil),
+	row("gid", func(d *dump, _ jobspec.DefinedOption) string { return strconv.FormatUint(uint64(d.js.GID), 10) }),
 	row("gpu-bind", raw),
 	row("gpu-freq", raw),
 	row("gpus", raw),
@@ -282,7 +283,7 @@ var definedRows = []definedRow{
 	row("time", func(d *dump, _ jobspec.DefinedOption) string { return minsText(d.js.TimeLimit) }),
 	row("time-min", func(d *dump, _ jobspec.DefinedOption) string { return minsText(d.js.TimeMin) }),
 	row("tmp", mbytes),
-	row("uid", nil),
+	row("uid", func(d *dump, _ jobspec.DefinedOption) string { return strconv.FormatUint(uint64(d.js.UID), 10) }),
 	row("unbuffered", set),
 	row("use-min-nodes", set),
 	row("verbose", func(d *dump, _ jobspec.DefinedOption) string { return fmt.Sprint(d.js.Verbose) }),

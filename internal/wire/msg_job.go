@@ -75,6 +75,12 @@ type JobDesc struct {
 	NoKill bool `codec:"no_kill"`
 	// AllocSID is the submitting command's session id (getsid), scontrol's AllocNode:Sid.
 	AllocSID uint32 `codec:"alloc_sid"`
+	// UserID and GroupID are --uid and --gid, where UserIDSet and GroupIDSet: the job's
+	// owner instead of the request's signer, which only root and SlurmUser may ask for.
+	UserID     uint32 `codec:"user_id,omitempty"`
+	UserIDSet  bool   `codec:"user_id_set,omitempty"`
+	GroupID    uint32 `codec:"group_id,omitempty"`
+	GroupIDSet bool   `codec:"group_id_set,omitempty"`
 
 	// Orbit's malleable-job and power options (DESIGN.md §8).
 	MinNodesInvasive uint32 `codec:"min_nodes_invasive"`

@@ -91,6 +91,10 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if strings.TrimSpace(d.Script) == "" {
 		return nil, slurmErr(errnoScriptMissing)
 	}
+	owner, err := c.jobOwner(d, id) // job_owner.go: --uid, --gid
+	if err != nil {
+		return nil, err
+	}
 	if d.Reboot && !c.privileged(id) {
 		e := slurmErr(errnoAccessDenied) // validate_job_create_req, before any other check
 		e.UserMsg = "rebooting of nodes is only allowed for admins"
@@ -99,8 +103,8 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	// What may reach the accounting database is lower case (Slurm's validate_job_create_req):
 	// --account=MY_ACCT is the job's my_acct.
 	d.Account, d.WCKey = strings.ToLower(d.Account), strings.ToLower(d.WCKey)
-	if names := allowGroupNames(c.config().Partitions); len(names) > 0 && !c.slurmUser(id.UID) {
-		c.groups.load(id.UID, names, time.Unix(now, 0)) // part_access_groups.go, outside the lock
+	if names := allowGroupNames(c.config().Partitions); len(names) > 0 && !c.slurmUser(owner.UID) {
+		c.groups.load(owner.UID, names, time.Unix(now, 0)) // part_access_groups.go, outside the lock
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -130,8 +134,8 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		own.TimeMin = 1 // Slurm's default, so the scheduler can judge the deadline
 	}
 	j := &jobRecord{
-		UserID:     id.UID,
-		GroupID:    id.GID,
+		UserID:     owner.UID,
+		GroupID:    owner.GID,
 		desc:       packDesc(&own),
 		Partition:  part.conf.Name,
 		State:      uint32(states.JobPending),

@@ -33,7 +33,8 @@ func init() {
 // partRequest is what the check examines of a job, from its description at submit or its
 // record later. NoVal marks what was not given.
 type partRequest struct {
-	uid         uint32
+	uid         uint32 // the job's user
+	submitUID   uint32 // who asks: RootOnly is theirs to pass (the job's user after submission, as in Slurm)
 	allocNode   string // the submit host
 	reservation string
 	minCPUs     uint32
@@ -62,7 +63,7 @@ func (c *Controller) partAccess(p *partEntry, r partRequest, now time.Time) int3
 	if cf.ReqResv && r.reservation == "" {
 		return errnoAccessDenied
 	}
-	if cf.RootOnly && !c.slurmUser(r.uid) {
+	if cf.RootOnly && !c.slurmUser(r.submitUID) {
 		return errnoAccessDenied
 	}
 	if r.uid == 0 && (cf.DisableRootJobs || c.config().DisableRootJobs) {
@@ -143,7 +144,7 @@ func (c *Controller) partLimitReason(j *jobRecord, p *partEntry, now time.Time) 
 // partRequest is what partAccess examines of j's record.
 func (j *jobRecord) partRequest() partRequest {
 	r := partRequest{
-		uid: j.UserID, allocNode: j.descStr(descSubmitHost), reservation: j.descStr(descReservation),
+		uid: j.UserID, submitUID: j.UserID, allocNode: j.descStr(descSubmitHost), reservation: j.descStr(descReservation),
 		minCPUs: j.NumTasks * j.CPUsPerTask, minNodes: j.MinNodes, maxNodes: wire.NoVal,
 		timeLimit: j.TimeLimit,
 	}
@@ -224,7 +225,7 @@ func (c *Controller) checkJobParts(parts []*partEntry, r partRequest, timeMin ui
 }
 
 // checkSubmitParts runs checkJobParts for new job j (its defaults applied, not yet its
-// partition's) submitted by id to the partitions named, then raises j's node count to the
+// partition's, its owner set) submitted by id to the partitions named, then raises j's node count to the
 // partitions' MinNodes where its maximum allows, as Slurm's _valid_job_part does.
 func (c *Controller) checkSubmitParts(d *wire.JobDesc, id *wire.Identity, j *jobRecord, names []string, now int64) error {
 	parts := make([]*partEntry, 0, len(names))
@@ -234,7 +235,7 @@ func (c *Controller) checkSubmitParts(d *wire.JobDesc, id *wire.Identity, j *job
 	// AllocNodes is checked against the client's own host name, where Slurm checks the
 	// resolved AllocNode (alloc_node.go): a site's AllocNodes lists short login-node names,
 	// which the client's name always is and a resolver's answer may not be.
-	r := partRequest{uid: id.UID, allocNode: d.SubmitHost, reservation: d.Reservation,
+	r := partRequest{uid: j.UserID, submitUID: id.UID, allocNode: d.SubmitHost, reservation: d.Reservation,
 		minCPUs: j.NumTasks * j.CPUsPerTask, minNodes: wire.NoVal, maxNodes: wire.NoVal, timeLimit: d.TimeLimit}
 	if d.MinNodes != wire.NoVal && d.MinNodes != 0 || d.ReqNodes != "" {
 		r.minNodes = j.MinNodes

@@ -42,6 +42,11 @@ func partAccessConf(group string) string {
 		"PartitionName=notime Nodes=n1 DefaultTime=0\n"
 }
 
+// runAs is sbatch --uid=uid -p part ("" for the default partition).
+func runAs(uid uint32, part string) func(d *wire.JobDesc) {
+	return func(d *wire.JobDesc) { d.UserID, d.UserIDSet, d.Partition = uid, true, part }
+}
+
 func errnoOf(err error) int32 {
 	var we *wire.Error
 	if errors.As(err, &we) {
@@ -85,6 +90,14 @@ func TestPartAccess_Submit(t *testing.T) {
 		{"time-min over the time limit", 0, func(d *wire.JobDesc) { d.Partition, d.TimeLimit, d.TimeMin = "small", 5, 8 }, 2124, 0},
 		{"DefaultTime=0 and no time limit", 0, part("notime"), 2051, 0},
 		{"several partitions, one refusing access, under NO", other, part("grp,grpo"), 0, states.WaitNoReason},
+		// --uid: partition access is the job's user's, RootOnly the submitter's at submission
+		// only (Slurm's job_limits_check then checks the job's user, so the job pends).
+		{"--uid by root for a user outside AllowGroups", 0, runAs(other, "grp"), 2003, 0},
+		{"--uid by root for a user in AllowGroups", 0, runAs(other, "grpo"), 0, states.WaitNoReason},
+		{"--uid by root into RootOnly pends", 0, runAs(other, "rootp"), 0, states.WaitPartConfig},
+		{"--uid=root by root into DisableRootJobs", 0, runAs(0, "nroot"), 2010, 0},
+		{"--uid by a user", other, runAs(0, ""), 2010, 0},
+		{"--gid by a user", other, func(d *wire.JobDesc) { d.GroupID, d.GroupIDSet = 0, true }, 2113, 0},
 	}
 	for _, c := range cases {
 		d := script("exit 0")
@@ -209,5 +222,33 @@ func TestPartAccess_MaxCPUsPerNode(t *testing.T) {
 	d.Partition, d.Shared = "capped", int32(jobspec.SharedNone) // --exclusive
 	if _, err := f.submit(0, d); errnoOf(err) != 2014 {
 		t.Errorf("--exclusive in a partition limited to 4 of 8 CPUs: %v, want errno 2014", err)
+	}
+}
+
+// TestJobOwner: a job root submits with --uid and --gid belongs to that user and group
+// (squeue's %u/%g, the launch's credentials); without them, to whoever signed the request.
+func TestJobOwner(t *testing.T) {
+	other, _ := otherUser(t)
+	f := newFixture(t, ctld.TestConfig{Nodes: 1})
+	d := script("exit 0")
+	d.Hold = true // kept pending: only its record is looked at
+	d.UserID, d.UserIDSet, d.GroupID, d.GroupIDSet = other, true, 65534, true
+	if j := f.job(f.mustSubmit(d)); j.UserID != other || j.GroupID != 65534 {
+		t.Errorf("root's --uid=%d --gid=65534 job: uid %d gid %d", other, j.UserID, j.GroupID)
+	}
+	d = script("exit 0")
+	d.Hold = true
+	d.UserID, d.UserIDSet = other, true
+	if j := f.job(f.mustSubmit(d)); j.UserID != other || j.GroupID != 0 {
+		t.Errorf("root's --uid=%d job: uid %d gid %d, want root's group kept", other, j.UserID, j.GroupID)
+	}
+	d = script("exit 0")
+	d.Hold = true
+	id, err := f.submit(other, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := f.job(id); j.UserID != other || j.GroupID != other {
+		t.Errorf("a user's own job: uid %d gid %d, want %d %d (the fixture signs gid=uid)", j.UserID, j.GroupID, other, other)
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/strerror"
 	"github.com/orbit-hpc/orbit/slurmd/taskexec"
 	"golang.org/x/sys/unix"
 )
@@ -305,7 +305,7 @@ func (s *Step) openStdio() ([]*stdio, error) {
 						f, err = os.OpenFile(path, flag, 0666)
 					}
 					if err != nil {
-						return fmt.Errorf("Could not open %s file %s: %s", streamName[n], path, Strerror(err))
+						return fmt.Errorf("Could not open %s file %s: %s", streamName[n], path, strerror.Text(err))
 					}
 					cache[k] = f
 					opened = append(opened, f)
@@ -404,19 +404,6 @@ func (s *Step) openStdio() ([]*stdio, error) {
 
 var streamName = [3]string{"stdin", "stdout", "stderr"}
 
-// Strerror is err's system error text as C's strerror spells it ("No such file or
-// directory"), which is what Slurm prints.
-func Strerror(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		m := errno.Error()
-		if m != "" {
-			return strings.ToUpper(m[:1]) + m[1:]
-		}
-	}
-	return err.Error()
-}
-
 // fork starts one task. A task that cannot be executed exits with the errno as its exit
 // code after an "execve(): ..." line on its stderr, as a Slurm task does.
 func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
@@ -424,7 +411,7 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 		// Slurm 22.05 logs this twice (once in slurmstepd, once in the task before exec),
 		// and both lines reach the task's stderr; scripts that grep output see both.
 		msg := fmt.Sprintf("%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
-			s.spec.logPrefix(), s.spec.WorkDir, Strerror(chdirErr))
+			s.spec.logPrefix(), s.spec.WorkDir, strerror.Text(chdirErr))
 		s.writeStderr(st, msg+msg)
 	}
 	// One fork and one exec per task, as in Slurm: taskexec sets the task's own variables
@@ -432,7 +419,11 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	p := &taskexec.Proc{Path: t.Argv[0], Argv: t.Argv, Env: s.spec.Env, Extra: t.Env, PidVar: s.spec.TaskPidEnv,
 		Dir: cwd, Files: [3]uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()}, Setsid: true,
 		Rlimits: s.spec.taskRlimits()}
-	if s.cred.drop {
+	// A root job's batch script keeps the supervisor's own credentials, whatever group the
+	// job has (sbatch --gid as root), as Slurm's batch step does; its files are still
+	// created with the job's group (asUser). (Slurm's srun tasks of such a job get the
+	// job's group as effective gid only; Orbit's get it as real and effective gid.)
+	if s.cred.drop && !(s.cred.uid == 0 && s.spec.IsBatch()) {
 		p.Cred = &taskexec.Cred{UID: s.cred.uid, GID: s.cred.gid, Groups: s.cred.groups}
 	}
 	p.Ctty = st.pty
@@ -457,7 +448,7 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	p.Env, p.Extra = env, extra
 	pid, ch, err := forkRegistered(func() (int, error) { return taskexec.Start(p) })
 	if err != nil {
-		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], Strerror(err)))
+		s.writeStderr(st, fmt.Sprintf("%s: error: execve(): %s: %s\n", s.spec.logPrefix(), t.Argv[0], strerror.Text(err)))
 		code := 1
 		var errno syscall.Errno
 		if errors.As(err, &errno) {
