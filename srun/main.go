@@ -437,7 +437,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes, Relative: o.spec.Relative,
 		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist,
 		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres, // for scontrol show step; --gres checked against the job's
-		Overcommit: o.spec.Overcommit}
+		Overcommit: o.spec.Overcommit, PlaneSize: planeSize(&o.spec.Site)}
 	if s.allocated {
 		req.NodeList = ""
 		if s.alloc != nil && uint32(len(s.alloc.Nodes)) > req.MinNodes {
@@ -527,7 +527,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	}
 	defer plan.close()
 	launches := make([]*wire.LaunchTasks, len(step.Nodes))
-	nodeRanks := taskRanks(step.Tasks, env.distribution()) // task_dist.go
+	nodeRanks := taskRanks(step.Tasks, env.distribution(), planeSize(&env.site)) // task_dist.go
 	for i := range step.Nodes {
 		launches[i] = &wire.LaunchTasks{Ranks: nodeRanks[i]}
 		plan.fill(launches[i], uint32(i))

@@ -120,8 +120,8 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 // whole cores on nodes with several threads per core (plugins/sched/selection cores.go).
 // Inside one they and a single-node --distribution change nothing without task binding,
 // except a --threads-per-core other than 1, which Slurm applies to the step's cores. Over
-// several nodes, block and cyclic deal the tasks' ranks to the nodes (task_dist.go); plane
-// and arbitrary are refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
+// several nodes, block, cyclic and plane deal the tasks' ranks to the nodes (task_dist.go);
+// arbitrary is refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
 // --delay-boot only travel in the environment. --spread-job, --use-min-nodes, --switches and
 // -S are judged against slurm.conf once it is read (cmdclient.PlacementRefusal).
 func refuseSiteOptions(js *jobspec.JobSpec) error {
@@ -131,7 +131,7 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 	if n, err := hostlist.Count(js.AllocNodeList); inAlloc && err == nil && n == 1 {
 		oneNode = true // a one-node allocation (the batch job's SLURM_JOB_NODELIST)
 	}
-	dist := nodeDistribution(s.Distribution) // task_dist.go: block and cyclic are dealt
+	dist := nodeDistribution(s.Distribution) // task_dist.go: block, cyclic and plane are dealt
 	for _, c := range []struct {
 		given bool
 		name  string
@@ -139,7 +139,7 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 		{s.ThreadsPerCore != jobspec.NoVal && s.ThreadsPerCore != 1 && inAlloc, "--threads-per-core inside an allocation"},
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
-		{dist != "block" && dist != "cyclic" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
+		{dist == "arbitrary" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
 		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0 && inAlloc, "--tmp inside an allocation"},
 	} {
 		if c.given {

@@ -121,7 +121,7 @@ func (r *relay) indexRanks(nodeRanks [][]uint32) {
 
 // ranksOf are the global ranks of node id n.
 func (r *relay) ranksOf(n uint32) []uint32 {
-	r.ranksOnce.Do(func() { r.indexRanks(taskRanks(r.step.Tasks, "block")) })
+	r.ranksOnce.Do(func() { r.indexRanks(taskRanks(r.step.Tasks, "block", 0)) })
 	if int(n) >= len(r.nodeRanks) {
 		return nil
 	}

@@ -1,10 +1,14 @@
 package main
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
+)
 
 // nodeDistribution is the node-level part of srun's --distribution (SLURM_DISTRIBUTION):
-// "block" (the default, also for "*" and none), "cyclic", or another Slurm method ("plane",
-// "arbitrary"), which srun refuses over several nodes.
+// "block" (the default, also for "*" and none), "cyclic", "plane", or "arbitrary" (which
+// srun refuses over several nodes).
 func nodeDistribution(dist string) string {
 	d, _, _ := strings.Cut(dist, ":")
 	d, _, _ = strings.Cut(d, ",") // ",pack"/",nopack" say how the job's CPUs are used
@@ -18,16 +22,29 @@ func nodeDistribution(dist string) string {
 	return d
 }
 
+// planeSize is the plane=<size> of a plane distribution, 0 for any other.
+func planeSize(s *jobspec.SiteOptions) uint32 {
+	if nodeDistribution(s.Distribution) != "plane" || s.PlaneSize == jobspec.NoVal {
+		return 0
+	}
+	return s.PlaneSize
+}
+
 // taskRanks deals the step's global task ids to its nodes, tasks[i] to node i, as Slurm's
 // step layout does: block gives each node consecutive ids; cyclic deals them one per node
-// in turn, skipping nodes that have all of theirs.
-func taskRanks(tasks []uint32, dist string) [][]uint32 {
+// in turn, skipping nodes that have all of theirs; plane (plane > 0) deals blocks of plane
+// ids the same way (_task_layout_plane).
+func taskRanks(tasks []uint32, dist string, plane uint32) [][]uint32 {
 	out := make([][]uint32, len(tasks))
 	for i, n := range tasks {
 		out[i] = make([]uint32, 0, n)
 	}
 	var rank uint32
-	if nodeDistribution(dist) != "cyclic" {
+	block := uint32(1)
+	switch {
+	case plane > 0:
+		block = plane
+	case nodeDistribution(dist) != "cyclic":
 		for i, n := range tasks {
 			for range n {
 				out[i] = append(out[i], rank)
@@ -39,7 +56,7 @@ func taskRanks(tasks []uint32, dist string) [][]uint32 {
 	for dealt := true; dealt; {
 		dealt = false
 		for i, n := range tasks {
-			if uint32(len(out[i])) < n {
+			for k := uint32(0); k < block && uint32(len(out[i])) < n; k++ {
 				out[i] = append(out[i], rank)
 				rank++
 				dealt = true

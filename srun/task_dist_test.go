@@ -19,8 +19,24 @@ func TestTaskRanks(t *testing.T) {
 		{[]uint32{1, 3, 2}, "cyclic,pack", "[[0] [1 3 5] [2 4]]"},
 		{[]uint32{4}, "cyclic", "[[0 1 2 3]]"},
 	} {
-		if got := fmt.Sprint(taskRanks(tc.tasks, tc.dist)); got != tc.want {
+		if got := fmt.Sprint(taskRanks(tc.tasks, tc.dist, 0)); got != tc.want {
 			t.Errorf("taskRanks(%v, %q) = %s, want %s", tc.tasks, tc.dist, got, tc.want)
+		}
+	}
+	// plane=N: blocks of N ranks node by node (the reference's layouts of TestStepLayout_Plane).
+	for _, tc := range []struct {
+		tasks []uint32
+		plane uint32
+		want  string
+	}{
+		{[]uint32{7, 1}, 2, "[[0 1 3 4 5 6 7] [2]]"},
+		{[]uint32{5, 1, 1}, 2, "[[0 1 4 5 6] [2] [3]]"},
+		{[]uint32{13, 1, 1, 1}, 5, "[[0 1 2 3 4 8 9 10 11 12 13 14 15] [5] [6] [7]]"},
+		{[]uint32{5, 3}, 3, "[[0 1 2 6 7] [3 4 5]]"},
+		{[]uint32{4, 3}, 2, "[[0 1 4 5] [2 3 6]]"},
+	} {
+		if got := fmt.Sprint(taskRanks(tc.tasks, "plane", tc.plane)); got != tc.want {
+			t.Errorf("taskRanks(%v, plane=%d) = %s, want %s", tc.tasks, tc.plane, got, tc.want)
 		}
 	}
 	for dist, want := range map[string]string{"": "block", "*": "block", "block:block": "block", "cyclic:fcyclic": "cyclic",

@@ -77,10 +77,12 @@ type StepCreateRequest struct {
 	// Relative (srun -r) starts the step at that node of the job's allocation; NoVal (or 0
 	// from an older srun) starts it at the first.
 	Relative uint32 `codec:"relative"`
+	// PlaneSize is --distribution=plane=<size>'s size; 0 lays the tasks out in blocks.
+	PlaneSize uint32 `codec:"plane_size,omitempty"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block
-// distribution), where each node's slurmd listens, and the launch credential the nodes check.
+// distribution, or plane), where each node's slurmd listens, and the launch credential the nodes check.
 type StepCreateReply struct {
 	JobID       uint32   `codec:"job_id"`
 	StepID      uint32   `codec:"step_id"`

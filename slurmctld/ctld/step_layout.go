@@ -6,10 +6,11 @@ import "fmt"
 // default: the step uses nodes from the start of the allocation (minNodes of them, or as many
 // as it has tasks, at most the job's), every node gets at least one task, the tasks are
 // spread evenly (the first nodes take the remainder) within each node's CPUs, and ranks are
-// numbered node by node. cpus are the job's CPUs on each node; cpt is CPUs per task. With
+// numbered node by node. With plane > 0 (--distribution=plane) the same nodes take
+// planeCounts' shares instead (srun numbers the ranks). cpus are the job's CPUs on each node; cpt is CPUs per task. With
 // overcommit (-O) a node with a CPU takes any number of tasks. It returns the number
 // of nodes used and the tasks on each, or an error text of Slurm's.
-func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32, overcommit bool) ([]uint32, error) {
+func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32, overcommit bool, plane uint32) ([]uint32, error) {
 	if cpt == 0 {
 		cpt = 1
 	}
@@ -56,6 +57,13 @@ func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32, ove
 	if capacity < numTasks {
 		return nil, errStepCPUs
 	}
+	if plane > 0 {
+		caps := make([]uint32, nodes)
+		for i := range caps {
+			caps[i] = capOf(uint32(i))
+		}
+		return planeCounts(caps, numTasks, plane), nil
+	}
 	tasks := make([]uint32, nodes)
 	left := numTasks
 	// Even shares first, then whatever the shares could not hold, node by node.
@@ -80,12 +88,49 @@ func stepLayout(cpus []uint32, numTasks, minNodes, tasksPerNode, cpt uint32, ove
 	return tasks, nil
 }
 
+// planeCounts is how many tasks each node takes under --distribution=plane=plane, as Slurm's
+// _task_layout_plane counts them: one task on every node first, then blocks of plane tasks
+// node by node in turn (the first round's blocks one short), each node up to caps[i]; a
+// round that places nothing lets the next ones go beyond (never reached: the step's
+// capacity was checked).
+func planeCounts(caps []uint32, numTasks, plane uint32) []uint32 {
+	tasks := make([]uint32, len(caps))
+	var placed uint32
+	for i := range tasks {
+		if placed < numTasks {
+			tasks[i]++
+			placed++
+		}
+	}
+	over := false
+	for round := 0; placed < numTasks; round++ {
+		first := uint32(0)
+		if round == 0 {
+			first = 1 // the task placed above opens the node's first block
+		}
+		any := false
+		for i := range tasks {
+			for k := first; k < plane && placed < numTasks; k++ {
+				if tasks[i] != caps[i] || over {
+					tasks[i]++
+					placed++
+					any = true
+				}
+			}
+		}
+		over = over || !any
+	}
+	return tasks
+}
+
 // stepRequest is what a step asks of its job's allocation.
 type stepRequest struct {
 	numTasks, minNodes, tasksPerNode, cpt uint32
 	exact, overlap                        bool
 	// overcommit lets tasks share CPUs (srun -O); Slurm does not overcommit an --exact step.
 	overcommit bool
+	// plane is --distribution=plane=<size>'s size, 0 for the other distributions (block).
+	plane uint32
 }
 
 // stepAlloc is where a step runs: its nodes, the tasks and the CPUs it holds on each, and
@@ -105,7 +150,7 @@ type stepAlloc struct {
 // (--exact). An --overlap step is laid out over the whole allocation and holds nothing.
 func placeStep(jobNodes []string, jobCPUs []uint32, used map[string]uint32, r stepRequest) (stepAlloc, error) {
 	over := r.overcommit && !r.exact
-	tasks, err := stepLayout(jobCPUs, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt, over)
+	tasks, err := stepLayout(jobCPUs, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt, over, r.plane)
 	if err != nil {
 		return stepAlloc{}, err
 	}
@@ -121,7 +166,7 @@ func placeStep(jobNodes []string, jobCPUs []uint32, used map[string]uint32, r st
 		if len(nodes) == 0 {
 			return stepAlloc{}, errStepBusy
 		}
-		if tasks, err = stepLayout(avail, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt, over); err != nil {
+		if tasks, err = stepLayout(avail, r.numTasks, r.minNodes, r.tasksPerNode, r.cpt, over, r.plane); err != nil {
 			return stepAlloc{}, errStepBusy
 		}
 	}

@@ -26,10 +26,40 @@ func TestStepLayout(t *testing.T) {
 		{"fewer tasks than nodes", []uint32{2, 2}, 1, 2, 0, 1, nil, errStepTasks},
 	}
 	for _, c := range cases {
-		got, err := stepLayout(c.cpus, c.tasks, c.nodes, c.tpn, c.cpt, false)
+		got, err := stepLayout(c.cpus, c.tasks, c.nodes, c.tpn, c.cpt, false, 0)
 		if err != c.wantErr || !slices.Equal(got, c.want) {
 			t.Errorf("%s: got %v, %v; want %v, %v", c.name, got, err, c.want, c.wantErr)
 		}
+	}
+}
+
+// TestStepLayout_Plane: --distribution=plane's task counts, each case as the reference
+// (Slurm 22.05) laid it out inside an allocation of those CPUs per node.
+func TestStepLayout_Plane(t *testing.T) {
+	greedy := []uint32{13, 1, 1, 1} // salloc -N4 -n16
+	cases := []struct {
+		name                     string
+		cpus                     []uint32
+		tasks, nodes, cpt, plane uint32
+		want                     []uint32
+	}{
+		{"-n4 plane=2", greedy, 4, 0, 1, 2, []uint32{1, 1, 1, 1}},
+		{"-n6 plane=4", greedy, 6, 0, 1, 4, []uint32{3, 1, 1, 1}},
+		{"-N2 -n6 plane=4", greedy, 6, 2, 1, 4, []uint32{5, 1}},
+		{"-N3 -n7 plane=2", greedy, 7, 3, 1, 2, []uint32{5, 1, 1}},
+		{"-n16 plane=5", greedy, 16, 0, 1, 5, []uint32{13, 1, 1, 1}},
+		{"-n8 plane=2 on 7+1", []uint32{7, 1}, 8, 0, 1, 2, []uint32{7, 1}},
+		{"-n8 plane=3 on 64+64", []uint32{64, 64}, 8, 0, 1, 3, []uint32{5, 3}},
+		{"-n7 plane=2 -c4 on 64+64", []uint32{64, 64}, 7, 0, 4, 2, []uint32{4, 3}},
+	}
+	for _, c := range cases {
+		got, err := stepLayout(c.cpus, c.tasks, c.nodes, 0, c.cpt, false, c.plane)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %v, %v; want %v", c.name, got, err, c.want)
+		}
+	}
+	if _, err := stepLayout(greedy, 20, 0, 0, 1, false, 3); err != errStepCPUs {
+		t.Errorf("-n20 plane=3 on 16 CPUs: %v, want %v", err, errStepCPUs)
 	}
 }
 
@@ -39,7 +69,8 @@ func FuzzStepLayout(f *testing.F) {
 	f.Fuzz(func(t *testing.T, c0, c1, tasks, nodes, tpn, cpt uint32) {
 		cpus := []uint32{c0 % 1024, c1 % 1024}
 		over := c0&1<<31 != 0 // -O, from a bit the CPU counts do not use
-		got, err := stepLayout(cpus, tasks%4096, nodes%4, tpn%64, cpt%16, over)
+		plane := (tpn >> 16) % 5 // 0 (block) or a plane size, from bits tpn%64 does not use
+		got, err := stepLayout(cpus, tasks%4096, nodes%4, tpn%64, cpt%16, over, plane)
 		if err != nil {
 			return
 		}

@@ -262,7 +262,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	// Placement, GRES and holding the CPUs happen together (step_table.go reserve), so that
 	// steps created at once never share CPUs unless one overlaps.
 	var gpus []string
-	sreq := stepRequest{numTasks: numTasks, minNodes: minNodes, tasksPerNode: tpn, cpt: cpt, exact: r.Exact, overlap: r.Overlap, overcommit: r.Overcommit}
+	sreq := stepRequest{numTasks: numTasks, minNodes: minNodes, tasksPerNode: tpn, cpt: cpt, exact: r.Exact, overlap: r.Overlap, overcommit: r.Overcommit, plane: r.PlaneSize}
 	stepID, a, err := c.steps.reserve(j.JobID, c.config().MaxStepCount, func(used map[string]uint32) (stepAlloc, error) {
 		a, err := placeStep(jobNodes, jobCPUs, used, sreq) // step_layout.go
 		if err != nil {
