@@ -68,7 +68,7 @@ func FuzzStepLayout(f *testing.F) {
 	f.Add(uint32(1), uint32(64), uint32(65), uint32(2), uint32(1), uint32(2))
 	f.Fuzz(func(t *testing.T, c0, c1, tasks, nodes, tpn, cpt uint32) {
 		cpus := []uint32{c0 % 1024, c1 % 1024}
-		over := c0&1<<31 != 0 // -O, from a bit the CPU counts do not use
+		over := c0&1<<31 != 0    // -O, from a bit the CPU counts do not use
 		plane := (tpn >> 16) % 5 // 0 (block) or a plane size, from bits tpn%64 does not use
 		got, err := stepLayout(cpus, tasks%4096, nodes%4, tpn%64, cpt%16, over, plane)
 		if err != nil {
