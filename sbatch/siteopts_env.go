@@ -28,6 +28,10 @@ func siteLayoutEnv(js *jobspec.JobSpec) []string {
 	if s.Distribution != "" {
 		env = append(env, "SLURM_DISTRIBUTION="+s.Distribution)
 	}
+	if d, _, _ := strings.Cut(s.Distribution, ","); d == "arbitrary" && js.NodeList != "" {
+		// The nodes the job asks for, which the batch step and its sruns lay tasks out on.
+		env = append(env, "SLURM_ARBITRARY_NODELIST="+js.NodeList)
+	}
 	if s.MemBind != "" {
 		env = append(env, "SLURM_MEM_BIND="+s.MemBind)
 		if s.MemBindSort {

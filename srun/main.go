@@ -186,6 +186,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return codes.Error
 	}
+	if msg := arbitraryRefusal(o, inAlloc); msg != "" { // task_dist.go
+		fmt.Fprintf(stderr, "srun: error: %s\n", msg)
+		return codes.Error
+	}
 	ctx := context.Background()
 	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr, begun: begun, codes: codes}
 	if !inAlloc {
@@ -438,6 +442,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist,
 		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres, // for scontrol show step; --gres checked against the job's
 		Overcommit: o.spec.Overcommit, PlaneSize: planeSize(&o.spec.Site)}
+	if nodeDistribution(o.spec.Site.Distribution) == "arbitrary" {
+		req.TaskNodes = o.spec.TaskNodes // the controller counts each node's tasks
+	}
 	if s.allocated {
 		req.NodeList = ""
 		if s.alloc != nil && uint32(len(s.alloc.Nodes)) > req.MinNodes {
@@ -528,6 +535,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	defer plan.close()
 	launches := make([]*wire.LaunchTasks, len(step.Nodes))
 	nodeRanks := taskRanks(step.Tasks, env.distribution(), planeSize(&env.site)) // task_dist.go
+	if o.spec != nil && len(o.spec.TaskNodes) > 0 && nodeDistribution(o.spec.Site.Distribution) == "arbitrary" {
+		nodeRanks = arbitraryRanks(step.Nodes, o.spec.TaskNodes)
+	}
 	for i := range step.Nodes {
 		launches[i] = &wire.LaunchTasks{Ranks: nodeRanks[i]}
 		plan.fill(launches[i], uint32(i))

@@ -120,18 +120,13 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 // whole cores on nodes with several threads per core (plugins/sched/selection cores.go).
 // Inside one they and a single-node --distribution change nothing without task binding,
 // except a --threads-per-core other than 1, which Slurm applies to the step's cores. Over
-// several nodes, block, cyclic and plane deal the tasks' ranks to the nodes (task_dist.go);
-// arbitrary is refused. --cpu-freq, --profile, --acctg-freq, --mem-bind and
+// several nodes, block, cyclic, plane and arbitrary deal the tasks' ranks to the nodes
+// (task_dist.go). --cpu-freq, --profile, --acctg-freq, --mem-bind and
 // --delay-boot only travel in the environment. --spread-job, --use-min-nodes, --switches and
 // -S are judged against slurm.conf once it is read (cmdclient.PlacementRefusal).
 func refuseSiteOptions(js *jobspec.JobSpec) error {
 	s := &js.Site
 	inAlloc := js.JobID != ""
-	oneNode := js.NodesSet && js.MinNodes == 1 && (js.MaxNodes == 0 || js.MaxNodes == 1)
-	if n, err := hostlist.Count(js.AllocNodeList); inAlloc && err == nil && n == 1 {
-		oneNode = true // a one-node allocation (the batch job's SLURM_JOB_NODELIST)
-	}
-	dist := nodeDistribution(s.Distribution) // task_dist.go: block, cyclic and plane are dealt
 	for _, c := range []struct {
 		given bool
 		name  string
@@ -139,7 +134,6 @@ func refuseSiteOptions(js *jobspec.JobSpec) error {
 		{s.ThreadsPerCore != jobspec.NoVal && s.ThreadsPerCore != 1 && inAlloc, "--threads-per-core inside an allocation"},
 		{s.CoresPerSocket != jobspec.NoVal && s.CoresPerSocket != 1, "--cores-per-socket or -B cores other than 1"},
 		{s.SocketsPerNode != jobspec.NoVal && s.SocketsPerNode != 1, "--sockets-per-node or -B sockets other than 1"},
-		{dist == "arbitrary" && !oneNode, "--distribution=" + s.Distribution + " over more than one node"},
 		{s.TmpDiskMB != jobspec.NoVal64 && s.TmpDiskMB > 0 && inAlloc, "--tmp inside an allocation"},
 	} {
 		if c.given {
@@ -235,6 +229,7 @@ func settleCounts(o *options, stderr io.Writer) {
 		o.nodes = o.ntasks
 		if js != nil {
 			js.MinNodes = o.ntasks
+			trimNodeList(o, js)
 		}
 	}
 	if o.tasksPerNode > 0 && o.nodes > 0 && o.tasksPerNode != o.ntasks/o.nodes {
@@ -247,6 +242,28 @@ func settleCounts(o *options, stderr io.Writer) {
 			js.NTasksPerNode = jobspec.NoVal
 		}
 	}
+}
+
+// trimNodeList is the rest of that warning in Slurm: a --nodelist naming more nodes than
+// there are tasks keeps its first ones (in sorted order, each once); under an arbitrary
+// distribution those are then the tasks' nodes, one task each.
+func trimNodeList(o *options, js *jobspec.JobSpec) {
+	names, err := hostlist.Expand(hostlist.Uniq(mustExpand(js.NodeList)))
+	if err != nil || uint32(len(names)) <= o.ntasks {
+		return
+	}
+	names = names[:o.ntasks]
+	js.NodeList = hostlist.Compress(names)
+	o.nodelist = js.NodeList
+	if js.TaskNodes != nil {
+		js.TaskNodes = names
+	}
+}
+
+// mustExpand is expr's names, none when it does not parse (the controller refuses it).
+func mustExpand(expr string) []string {
+	names, _ := hostlist.Expand(expr)
+	return names
 }
 
 // capSlurmdDebug keeps --slurmd-debug at most debug2 above error (an increment of 4), with

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"strings"
 
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 )
 
@@ -61,6 +64,51 @@ func taskRanks(tasks []uint32, dist string, plane uint32) [][]uint32 {
 				rank++
 				dealt = true
 			}
+		}
+	}
+	return out
+}
+
+// arbitraryRefusal is what srun says of an arbitrary distribution before it asks for
+// anything ("" when nothing): outside an allocation the job needs the list
+// (slurm_opt_create_job_desc), inside one the list must name one node per task
+// (existing_allocation). A longer list outside an allocation lays out its first tasks.
+func arbitraryRefusal(o *options, inAlloc bool) string {
+	js := o.spec
+	if js == nil || nodeDistribution(js.Site.Distribution) != "arbitrary" {
+		return ""
+	}
+	ntasks := max(o.ntasks, 1)
+	if inAlloc && len(js.TaskNodes) == 0 {
+		// No list of its own: the one the batch job's sbatch left (existing_allocation).
+		if v := os.Getenv("SLURM_ARBITRARY_NODELIST"); v != "" {
+			js.TaskNodes, _ = hostlist.Expand(v)
+		}
+	}
+	switch {
+	case !inAlloc && js.NodeList == "":
+		return "With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option"
+	case !inAlloc:
+		if uint32(len(js.TaskNodes)) > ntasks {
+			js.TaskNodes = js.TaskNodes[:ntasks]
+		}
+	case uint32(len(js.TaskNodes)) != ntasks:
+		return fmt.Sprintf("You asked for %d tasks but hostlist specified %d nodes", ntasks, len(js.TaskNodes))
+	}
+	return ""
+}
+
+// arbitraryRanks deals the ranks of an arbitrary layout: task i runs on taskNodes[i], so
+// each of the step's nodes gets the ranks that name it, in order.
+func arbitraryRanks(nodes, taskNodes []string) [][]uint32 {
+	at := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		at[n] = i
+	}
+	out := make([][]uint32, len(nodes))
+	for rank, n := range taskNodes {
+		if i, ok := at[n]; ok {
+			out[i] = append(out[i], uint32(rank))
 		}
 	}
 	return out

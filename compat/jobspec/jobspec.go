@@ -92,12 +92,16 @@ type JobSpec struct {
 	Gres           string
 	MailType       uint16 // MailBegin|MailEnd|...
 	MailUser       string
-	NodeList       string // --nodelist as given
+	NodeList       string // --nodelist as given (a file's names once read, each once)
+	// TaskNodes is, under an arbitrary distribution, the node of each task in rank order
+	// (--nodelist or SLURM_HOSTFILE as read, repeats kept).
+	TaskNodes      []string
 	Exclude        string // --exclude as given
 	MinNodes       uint32 // NoVal when --nodes was not given
 	MaxNodes       uint32 // 0 = no maximum
 	NodesSet       bool
 	NodesByCLI     bool   // -N came from the command line, not SLURM_JOB_NUM_NODES (srun -r's message)
+	NTasksByCLI    bool   // -n came from the command line, not SLURM_NTASKS (srun's arbitrary layout)
 	NodeFile       string // -F/--nodefile: read into NodeList once every option is in
 	MinCPUs        uint32 // --mincpus: CPUs the job needs on each node; NoVal when unset
 	NTasks         uint32 // NoVal when unset

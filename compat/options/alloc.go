@@ -56,7 +56,7 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 		return nil, failure(cmd, gerr)
 	}
 	js.Argv = append([]string(nil), argv[optind:]...)
-	if err := a.resolveNodeFile(); err != nil { // nodefile.go
+	if err := a.resolveHostfiles(); err != nil { // hostfile.go
 		return nil, err
 	}
 	if err := a.memoryExclusive(); err != nil {

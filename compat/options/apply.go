@@ -164,7 +164,7 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		if err != nil {
 			return err
 		}
-		js.NTasks = n
+		js.NTasks, js.NTasksByCLI = n, src == fromCLI
 	case "cpus-per-task":
 		n, err := parseInt(a.cmd, "--cpus-per-task", val)
 		if err != nil {

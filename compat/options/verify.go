@@ -12,7 +12,7 @@ import (
 // _opt_verify), then the spec's own Validate.
 func (a *applier) verifySbatch(scriptArgs []string) error {
 	js := a.js
-	if err := a.resolveNodeFile(); err != nil { // nodefile.go
+	if err := a.resolveHostfiles(); err != nil { // hostfile.go
 		return err
 	}
 	if err := a.memoryExclusive(); err != nil {

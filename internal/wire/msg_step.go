@@ -79,6 +79,9 @@ type StepCreateRequest struct {
 	Relative uint32 `codec:"relative"`
 	// PlaneSize is --distribution=plane=<size>'s size; 0 lays the tasks out in blocks.
 	PlaneSize uint32 `codec:"plane_size,omitempty"`
+	// TaskNodes is an arbitrary distribution's node of each task, in rank order: the step
+	// runs on those nodes (of the allocation) with that many tasks each.
+	TaskNodes []string `codec:"task_nodes,omitempty"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block

@@ -179,3 +179,38 @@ func placeStep(jobNodes []string, jobCPUs []uint32, used map[string]uint32, r st
 	}
 	return a, nil
 }
+
+// placeArbitrary lays out a step of --distribution=arbitrary: node i of nodes (the step's,
+// in allocation order) runs counts[nodes[i]] tasks, whatever its own CPUs, since Slurm checks
+// only totals: the tasks' CPUs must fit in the job's (jobTotal; "More processors requested
+// than permitted"), in what the job has on those nodes ("Requested node configuration is
+// not available"), and in what its other steps leave free there (or the step waits). Each node's CPUs are held as placeStep holds them.
+func placeArbitrary(nodes []string, cpus []uint32, used map[string]uint32, counts map[string]uint32, jobTotal uint64, r stepRequest) (stepAlloc, error) {
+	cpt := max(r.cpt, 1)
+	a := stepAlloc{nodes: nodes, tasks: make([]uint32, len(nodes)), cpus: make([]uint32, len(nodes)), overlap: r.overlap}
+	var need, free, total uint64
+	for i, n := range nodes {
+		a.tasks[i] = counts[n]
+		f := cpus[i]
+		if !r.overlap {
+			f -= min(used[n], cpus[i])
+		}
+		a.cpus[i] = f
+		if r.exact {
+			a.cpus[i] = min(f, counts[n]*cpt)
+		}
+		need += uint64(counts[n]) * uint64(cpt)
+		free += uint64(f)
+		total += uint64(cpus[i])
+	}
+	switch {
+	case r.overcommit && !r.exact:
+	case need > jobTotal:
+		return stepAlloc{}, errStepCPUs
+	case need > total:
+		return stepAlloc{}, slurmErr(errnoNodeConfigUnavail)
+	case need > free:
+		return stepAlloc{}, errStepBusy
+	}
+	return a, nil
+}

@@ -125,3 +125,27 @@ func TestPlaceStep(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceArbitrary: an arbitrary step runs each node's count of tasks whatever that
+// node's CPUs, refused only on totals (the reference's answers for the same requests).
+func TestPlaceArbitrary(t *testing.T) {
+	nodes, cpus := []string{"n1", "n2", "n3"}, []uint32{10, 1, 1}
+	a, err := placeArbitrary(nodes, cpus, nil, map[string]uint32{"n1": 1, "n2": 2, "n3": 1}, 12, stepRequest{cpt: 1})
+	if err != nil || !slices.Equal(a.tasks, []uint32{1, 2, 1}) || !slices.Equal(a.cpus, cpus) {
+		t.Errorf("1,2,1 on 10,1,1: %+v, %v", a, err)
+	}
+	if _, err := placeArbitrary(nodes[2:], cpus[2:], nil, map[string]uint32{"n3": 3}, 12, stepRequest{cpt: 1}); err == nil || err.Error() != errnoTexts[errnoNodeConfigUnavail] {
+		t.Errorf("3 tasks on n3's one CPU: %v, want errno %d", err, errnoNodeConfigUnavail)
+	}
+	if _, err := placeArbitrary(nodes, cpus, nil, map[string]uint32{"n1": 2, "n2": 1, "n3": 1}, 3, stepRequest{cpt: 1}); err != errStepCPUs {
+		t.Errorf("4 tasks in a 3-CPU job: %v, want %v", err, errStepCPUs)
+	}
+	used := map[string]uint32{"n1": 10}
+	if _, err := placeArbitrary(nodes, cpus, used, map[string]uint32{"n1": 1, "n2": 1, "n3": 1}, 12, stepRequest{cpt: 1}); err != errStepBusy {
+		t.Errorf("with n1 held by another step: %v, want %v", err, errStepBusy)
+	}
+	a, err = placeArbitrary(nodes[:1], cpus[:1], nil, map[string]uint32{"n1": 2}, 12, stepRequest{cpt: 2, exact: true})
+	if err != nil || a.cpus[0] != 4 {
+		t.Errorf("--exact -c2, 2 tasks: %+v, %v; want 4 CPUs held", a, err)
+	}
+}

@@ -216,6 +216,15 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		cpt = 1
 	}
 	jobNodes, jobCPUs := j.Nodes, j.CPUsPerNode
+	var arbitrary map[string]uint32 // --distribution=arbitrary: each node's tasks
+	if len(r.TaskNodes) > 0 {
+		arbitrary = map[string]uint32{}
+		for _, n := range r.TaskNodes {
+			arbitrary[n]++
+		}
+		// The step's nodes are the list's, checked against the allocation as -w's are.
+		r.NodeList, r.NumTasks = hostlist.Uniq(r.TaskNodes), uint32(len(r.TaskNodes))
+	}
 	if r.NodeList != "" {
 		// -w: the step runs on those nodes of the allocation, in the allocation's order.
 		want, err := hostlist.Expand(r.NodeList)
@@ -264,7 +273,17 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 	var gpus []string
 	sreq := stepRequest{numTasks: numTasks, minNodes: minNodes, tasksPerNode: tpn, cpt: cpt, exact: r.Exact, overlap: r.Overlap, overcommit: r.Overcommit, plane: r.PlaneSize}
 	stepID, a, err := c.steps.reserve(j.JobID, c.config().MaxStepCount, func(used map[string]uint32) (stepAlloc, error) {
-		a, err := placeStep(jobNodes, jobCPUs, used, sreq) // step_layout.go
+		place := placeStep // step_layout.go
+		if arbitrary != nil {
+			var jobTotal uint64
+			for _, n := range j.CPUsPerNode {
+				jobTotal += uint64(n)
+			}
+			place = func(nodes []string, cpus []uint32, used map[string]uint32, r stepRequest) (stepAlloc, error) {
+				return placeArbitrary(nodes, cpus, used, arbitrary, jobTotal, r)
+			}
+		}
+		a, err := place(jobNodes, jobCPUs, used, sreq)
 		if err != nil {
 			return a, err
 		}

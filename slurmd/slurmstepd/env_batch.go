@@ -92,7 +92,11 @@ func batchEnv(b *stepdlaunch.Batch) ([]string, error) {
 		e.add("SLURM_NTASKS", u32(m.NumTasks))
 		e.add("SLURM_NPROCS", u32(m.NumTasks))
 	}
-	e.set("SLURM_TASKS_PER_NODE", compressed(blockLayout(m.NumTasks, cpus, cpt)))
+	if !e.has("SLURM_ARBITRARY_NODELIST") {
+		// An arbitrary job (sbatch -m arbitrary, SLURM_HOSTFILE) gets none: Slurm lays its
+		// tasks out over that list, which names each node once, and fails.
+		e.set("SLURM_TASKS_PER_NODE", compressed(blockLayout(m.NumTasks, cpus, cpt)))
+	}
 	switch {
 	case m.MemPerCPU != 0:
 		e.set("SLURM_MEM_PER_CPU", strconv.FormatUint(m.MemPerCPU, 10))

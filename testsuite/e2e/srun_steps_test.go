@@ -154,3 +154,60 @@ func TestSrunNodeRangeAndSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestSrunPlaneAndArbitrary: --distribution=plane=N and arbitrary layouts (-w with repeats,
+// SLURM_HOSTFILE) give each task the node the reference gives it, outside and inside an
+// allocation (recorded from Slurm 22.05 on nodes of the same shape).
+func TestSrunPlaneAndArbitrary(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 3, CPUsPerNode: 8})
+	hostfile := filepath.Join(c.Dir, "hosts")
+	if err := os.WriteFile(hostfile, []byte("# tasks in order\nn2\nn1,n2\nn3*1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ranks := func(env []string, args ...string) string {
+		t.Helper()
+		out, errOut, code := c.RunEnv(t, env, "srun", append(args, "-l", "printenv", "SLURMD_NODENAME")...)
+		if code != 0 {
+			t.Fatalf("srun %v: exit %d: %s", args, code, errOut)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		sort.Slice(lines, func(i, j int) bool { return rankOf(lines[i]) < rankOf(lines[j]) })
+		return strings.Join(lines, " ")
+	}
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"-N2", "-n4", "-m", "plane=3"}, "0: n1 1: n1 2: n1 3: n2"},
+		{nil, []string{"-N2", "-n8", "-m", "plane=2"}, "0: n1 1: n1 2: n2 3: n1 4: n1 5: n1 6: n1 7: n1"},
+		{nil, []string{"-m", "arbitrary", "-w", "n2,n1,n2"}, "0: n2 1: n1 2: n2"},
+		{[]string{"SLURM_HOSTFILE=" + hostfile}, nil, "0: n2 1: n1 2: n2 3: n3"},
+		{[]string{"SLURM_HOSTFILE=" + hostfile}, []string{"-n3"}, "0: n2 1: n1 2: n2"},
+	} {
+		if got := ranks(tc.env, tc.args...); got != tc.want {
+			t.Errorf("srun %v %v: %s, want %s", tc.env, tc.args, got, tc.want)
+		}
+	}
+	// Too few names, and a step inside an allocation naming nodes it does not have.
+	if _, errOut, code := c.RunEnv(t, []string{"SLURM_HOSTFILE=" + hostfile}, "srun", "-n5", "true"); code != 1 ||
+		errOut != "srun: error: Too few NodeNames in Slurm Hostfile\nsrun: error: Failure getting NodeNames from hostfile\n" {
+		t.Errorf("srun -n5 with 4 names: exit %d, %q", code, errOut)
+	}
+	// In an allocation of n1 (3 CPUs) and n3 (1): n3 may take two tasks, the step's total
+	// is what counts; n2 is not the job's.
+	script := "srun -m arbitrary -w n3,n3,n1 -l printenv SLURMD_NODENAME | sort -n | tr '\\n' ' '; " +
+		"srun -m arbitrary -w n2,n1 true"
+	out, errOut, code := c.Run(t, "salloc", "-w", "n1,n3", "-n4", "bash", "-c", script)
+	if want := "0: n3 1: n3 2: n1 "; code == 0 || out != want ||
+		!strings.Contains(errOut, "Requested node configuration is not available") {
+		t.Errorf("salloc -w n1,n3: exit %d, out %q, err %q; want %q then a refusal of n2", code, out, errOut, want)
+	}
+}
+
+// rankOf is the rank of a "N: text" line of srun -l.
+func rankOf(line string) int {
+	n, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(line, ":", 2)[0]))
+	return n
+}
