@@ -59,6 +59,7 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 	if err := a.resolveHostfiles(); err != nil { // hostfile.go
 		return nil, err
 	}
+	a.checkNodeListCount()
 	if err := a.memoryExclusive(); err != nil {
 		return nil, err
 	}

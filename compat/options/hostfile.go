@@ -2,6 +2,7 @@ package options
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -199,6 +200,38 @@ func (a *applier) resolveHostfiles() error {
 		js.MinNodes, js.MaxNodes, js.NodesSet = uint32(n), uint32(n), true
 	}
 	return nil
+}
+
+// checkNodeListCount is what the commands make of a --nodelist naming more nodes than
+// --nodes allows: sbatch and salloc raise the minimum to the list's nodes, which their
+// check then finds above the maximum ("invalid number of nodes (-N 3-2)"); srun, outside
+// an arbitrary layout, keeps the list's first nodes, saying so (Slurm prints it as an error
+// and goes on).
+func (a *applier) checkNodeListCount() {
+	js := a.js
+	if js.NodeList == "" || !js.NodesSet || js.MaxNodes == 0 || nodeDistName(js.Site.Distribution) == "arbitrary" && a.cmd == Srun {
+		return
+	}
+	if a.cmd != Srun {
+		n, err := hostlist.Count(hostlist.Uniq(mustExpandList(js.NodeList)))
+		if err == nil && uint32(n) > js.MaxNodes && (js.MinNodes == jobspec.NoVal || uint32(n) > js.MinNodes) {
+			js.MinNodes = uint32(n)
+		}
+		return
+	}
+	names := mustExpandList(js.NodeList) // in order, repeats kept, as srun's hostlist holds them
+	if uint32(len(names)) <= js.MaxNodes {
+		return
+	}
+	js.Warnings = append(js.Warnings, fmt.Sprintf("srun: error: Required nodelist includes more nodes than permitted by max-node count (%d > %d). Eliminating nodes from the nodelist.\n", len(names), js.MaxNodes))
+	js.NodeList = hostlist.Compress(names[:js.MaxNodes])
+}
+
+// mustExpandList is a node list's names, none when it does not parse (the controller
+// refuses it).
+func mustExpandList(expr string) []string {
+	names, _ := hostlist.Expand(expr)
+	return names
 }
 
 // nodeDistName is the node-level method of a --distribution value ("block", "cyclic",

@@ -1,6 +1,7 @@
 package options
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,4 +49,27 @@ func TestReadHostfile(t *testing.T) {
 		!strings.HasSuffix(errs[0], "missing, No such file or directory") {
 		t.Errorf("missing file: %q", errs)
 	}
+}
+
+// TestNodeListAboveMaxNodes: --nodelist naming more nodes than -N allows, as the reference
+// answers: sbatch refuses the count, srun keeps the list's first nodes and says so.
+func TestNodeListAboveMaxNodes(t *testing.T) {
+	_, err := ParseSbatch([]string{"sbatch", "-N2", "-w", "n[1-3]"}, nil, []byte(okScript), now)
+	if err == nil || !strings.Contains(err.Error()+errText(err), "invalid number of nodes (-N 3-2)") {
+		t.Errorf("sbatch -N2 -w n[1-3]: %v", err)
+	}
+	js, err := ParseSrun([]string{"srun", "-N2", "-w", "n3,n1,n2", "true"}, nil, "/", now)
+	if err != nil || js.NodeList != "n[3,1]" || len(js.Warnings) != 1 ||
+		js.Warnings[0] != "srun: error: Required nodelist includes more nodes than permitted by max-node count (3 > 2). Eliminating nodes from the nodelist.\n" {
+		t.Errorf("srun -N2 -w n3,n1,n2: %v, list %q, warnings %q", err, js.NodeList, js.Warnings)
+	}
+}
+
+// errText is an *Error's stderr, "" for other errors.
+func errText(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Stderr
+	}
+	return ""
 }

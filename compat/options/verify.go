@@ -15,6 +15,7 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 	if err := a.resolveHostfiles(); err != nil { // hostfile.go
 		return err
 	}
+	a.checkNodeListCount()
 	if err := a.memoryExclusive(); err != nil {
 		return err
 	}
