@@ -82,7 +82,11 @@ func (c *cli) sprintNode(n *wire.NodeInfo) string {
 	r.nl()
 	r.f("AvailableFeatures=%s", nullStr(n.Features))
 	r.nl()
-	r.f("ActiveFeatures=%s", nullStr(n.Features))
+	act := nullStr(n.Features)
+	if n.ActiveFeatures != nil {
+		act = *n.ActiveFeatures // set apart, or to nothing (blank, not "(null)")
+	}
+	r.f("ActiveFeatures=%s", act)
 	r.nl()
 	r.f("Gres=%s", nullStr(n.Gres))
 	r.nl()
@@ -162,6 +166,14 @@ func (c *cli) sprintNode(n *wire.NodeInfo) string {
 			r.nl()
 			r.s("       " + line)
 		}
+	}
+	if n.Comment != "" {
+		r.nl()
+		r.s("Comment=" + n.Comment)
+	}
+	if n.Extra != "" {
+		r.nl()
+		r.s("Extra=" + n.Extra)
 	}
 	return r.end()
 }

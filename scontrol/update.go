@@ -264,6 +264,7 @@ func parseRange(s string) (lo, hi uint32, ok bool) {
 func (c *cli) updateNode(args []string) {
 	req := wire.UpdateNodeRequest{ReasonUID: uint32(os.Getuid())}
 	count := 0
+parse:
 	for _, a := range args {
 		tag, val, ok := strings.Cut(a, "=")
 		if !ok {
@@ -296,9 +297,27 @@ func (c *cli) updateNode(args []string) {
 			}
 			req.State = st
 			count++
-		case abbrev(tag, "NodeAddr", 5), abbrev(tag, "NodeHostName", 5), abbrev(tag, "ActiveFeatures", 3),
-			abbrev(tag, "CpuBind", 7), abbrev(tag, "Extra", 1), abbrev(tag, "Features", 1),
-			abbrev(tag, "AvailableFeatures", 3), abbrev(tag, "Gres", 1), abbrev(tag, "Weight", 1), abbrev(tag, "Comment", 1):
+		case abbrev(tag, "ActiveFeatures", 3):
+			req.ActiveFeatures = &val
+			count++
+		case abbrev(tag, "Extra", 1):
+			req.Extra = &val
+			count++
+		case abbrev(tag, "Features", 1), abbrev(tag, "AvailableFeatures", 3):
+			req.Features = &val
+			count++
+		case abbrev(tag, "Weight", 1):
+			w, ok := c.nodeWeightArg(val)
+			if !ok {
+				break parse // Slurm's scontrol stops reading here and sends what it has
+			}
+			req.Weight = &w
+			count++
+		case abbrev(tag, "Comment", 2):
+			req.Comment = &val
+			count++
+		case abbrev(tag, "NodeAddr", 5), abbrev(tag, "NodeHostName", 5), abbrev(tag, "CpuBind", 7),
+			abbrev(tag, "Gres", 1):
 			c.errorf("update of node %s is not supported by Orbit yet", tag)
 			c.exitCode = 1
 			return
@@ -322,6 +341,79 @@ func (c *cli) updateNode(args []string) {
 	if e := c.call(wire.MsgUpdateNode, &req, nil); e != nil {
 		c.perror("slurm_update error", e)
 	}
+}
+
+// nodeWeightArg reads Weight= as Slurm's scontrol does (strtoul with base 0, a K suffix
+// for thousands of 1024, UNLIMITED or INFINITE, at most 0xfffffff0), saying what is wrong.
+func (c *cli) nodeWeightArg(val string) (uint32, bool) {
+	num, rest, read, over := strtoulBase0(val)
+	if read && (strings.HasPrefix(rest, "k") || strings.HasPrefix(rest, "K")) {
+		num *= 1024
+		rest = rest[1:]
+	}
+	switch {
+	case !read || rest != "":
+		if strings.EqualFold(val, "UNLIMITED") || strings.EqualFold(val, "INFINITE") {
+			return wire.Infinite, true
+		}
+		c.errorf("Weight value (%s) is not a valid number", val)
+	case over:
+		c.errorf("Weight value (%s) is out of range", val)
+	case val[0] == '-':
+		c.errorf("Weight value (%s) is less than zero", val)
+	case num > 0xfffffff0:
+		c.errorf("Weight value (%s) is greater than %d", val, 0xfffffff0)
+	default:
+		return uint32(num), true
+	}
+	return 0, false
+}
+
+// strtoulBase0 is C's strtoul(s, &end, 0): leading blanks and a sign (a minus negates
+// modulo 2^64), then a hexadecimal (0x), octal (leading 0) or decimal number; read is false
+// when no digit was, over is C's ERANGE (the value is then ULONG_MAX).
+func strtoulBase0(s string) (n uint64, rest string, read, over bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	base := uint64(10)
+	switch {
+	case len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && strings.ContainsRune("0123456789abcdefABCDEF", rune(t[2])):
+		base, t = 16, t[2:]
+	case len(t) > 0 && t[0] == '0':
+		base = 8
+	}
+	i := 0
+	for ; i < len(t); i++ {
+		d := uint64(36)
+		switch ch := t[i]; {
+		case ch >= '0' && ch <= '9':
+			d = uint64(ch - '0')
+		case ch >= 'a' && ch <= 'f':
+			d = uint64(ch-'a') + 10
+		case ch >= 'A' && ch <= 'F':
+			d = uint64(ch-'A') + 10
+		}
+		if d >= base {
+			break
+		}
+		if n > (1<<64-1-d)/base {
+			over = true
+		}
+		n = n*base + d
+	}
+	if i == 0 {
+		return 0, s, false, false
+	}
+	switch {
+	case over:
+		n = 1<<64 - 1
+	case neg:
+		n = -n
+	}
+	return n, t[i:], true, over
 }
 
 // nodeStateArg maps State= as Slurm's scontrol reads it; ok is false for a name Slurm does

@@ -191,10 +191,11 @@ func (p *params) matchNode(g *group, n *nodeRec) bool {
 	if f.nodeAddr && !slices.Contains(g.addrs, n.addr) {
 		return false
 	}
-	// Orbit nodes carry no comment or extra text, so those always agree.
 	switch {
 	case f.features && n.Features != r.Features,
-		f.featuresAct && n.Features != r.FeaturesAct,
+		f.featuresAct && activeFeatures(n) != r.FeaturesAct,
+		f.comment && n.Comment != r.Comment,
+		f.extra && n.Extra != r.Extra,
 		f.gres && n.Gres != r.Gres,
 		f.gresUsed && n.GresUsed != r.GresUsed,
 		f.reason && n.Reason != r.Reason,
@@ -236,7 +237,8 @@ func (p *params) update(g *group, n *nodeRec) {
 	switch {
 	case r.NodesTotal == 0:
 		r.NodeState = n.state
-		r.Features, r.FeaturesAct, r.Gres, r.GresUsed = n.Features, n.Features, n.Gres, n.GresUsed
+		r.Features, r.FeaturesAct, r.Gres, r.GresUsed = n.Features, activeFeatures(n), n.Gres, n.GresUsed
+		r.Comment, r.Extra = n.Comment, n.Extra
 		r.Reason, r.ReasonUID, g.reasonTime = n.Reason, n.reasonUID, n.ReasonTime
 		r.MinCPUs, r.MaxCPUs = n.CPUs, n.CPUs
 		r.MinSockets, r.MaxSockets = sockets, sockets
@@ -388,4 +390,12 @@ func preemptMode(part *wire.PartitionInfo) string {
 		return "OFF"
 	}
 	return part.PreemptMode
+}
+
+// activeFeatures is the node's active features: its available ones unless set apart.
+func activeFeatures(n *nodeRec) string {
+	if n.ActiveFeatures != nil {
+		return *n.ActiveFeatures
+	}
+	return n.Features
 }

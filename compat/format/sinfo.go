@@ -68,6 +68,9 @@ func minMax32(min, max uint32, rng, units, noConvert bool) string {
 	if units {
 		a, b = ConvertNumUnit(float64(min), UnitNone, noConvert), ConvertNumUnit(float64(max), UnitNone, noConvert)
 	}
+	// Slurm prints each number into an 8-byte buffer: seven characters at most
+	// (Weight=INFINITE shows as 4294967).
+	a, b = cut7(a), cut7(b)
 	switch {
 	case min == max:
 		return b
@@ -77,6 +80,14 @@ func minMax32(min, max uint32, rng, units, noConvert bool) string {
 		return a + "-infinite"
 	}
 	return a + "-" + b
+}
+
+// cut7 keeps what snprintf leaves of s in Slurm's char[8]: its first seven bytes.
+func cut7(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
 }
 
 func minMax16(min, max uint16, rng, noConvert bool) string {

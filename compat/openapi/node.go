@@ -42,16 +42,20 @@ func Node(n *wire.NodeInfo, ctx NodeContext) *Value {
 	d.Set("burstbuffer_network_address", Str(""))
 	d.Set("boards", IntValue(int64(n.Boards)))
 	d.Set("boot_time", IntValue(n.BootTime))
-	d.Set("comment", Str(""))
+	d.Set("comment", Str(n.Comment))
 	d.Set("cores", IntValue(int64(n.CoresPerSocket)))
 	d.Set("cpu_binding", IntValue(0))
 	d.Set("cpu_load", IntValue(int64(n.CPULoad)))
-	d.Set("extra", Str(""))
+	d.Set("extra", Str(n.Extra))
 	d.Set("free_memory", IntValue(int64(n.FreeMem))) // NO_VAL64 prints as -2, as in C
 	d.Set("cpus", IntValue(int64(n.CPUs)))
 	d.Set("last_busy", IntValue(n.LastBusy))
 	d.Set("features", Str(n.Features))
-	d.Set("active_features", Str(n.Features))
+	act := n.Features
+	if n.ActiveFeatures != nil {
+		act = *n.ActiveFeatures
+	}
+	d.Set("active_features", Str(act))
 	d.Set("gres", Str(n.Gres))
 	d.Set("gres_drained", Str("N/A"))
 	d.Set("gres_used", Str(""))

@@ -53,21 +53,26 @@ type NodeInfoRequest struct {
 
 // NodeInfo is one node as sinfo and scontrol show it.
 type NodeInfo struct {
-	Name           string   `codec:"name"`
-	Hostname       string   `codec:"hostname"`
-	Addr           string   `codec:"addr"`
-	State          uint32   `codec:"state"` // compat/states.NodeState bits
-	CPUs           uint32   `codec:"cpus"`
-	AllocCPUs      uint32   `codec:"alloc_cpus"`
-	Boards         uint32   `codec:"boards"`
-	Sockets        uint32   `codec:"sockets"`
-	CoresPerSocket uint32   `codec:"cores_per_socket"`
-	ThreadsPerCore uint32   `codec:"threads_per_core"`
-	RealMemory     uint64   `codec:"real_memory"`
-	AllocMemory    uint64   `codec:"alloc_memory"`
-	TmpDisk        uint64   `codec:"tmp_disk"`
-	Weight         uint32   `codec:"weight"`
-	Features       string   `codec:"features"`
+	Name           string `codec:"name"`
+	Hostname       string `codec:"hostname"`
+	Addr           string `codec:"addr"`
+	State          uint32 `codec:"state"` // compat/states.NodeState bits
+	CPUs           uint32 `codec:"cpus"`
+	AllocCPUs      uint32 `codec:"alloc_cpus"`
+	Boards         uint32 `codec:"boards"`
+	Sockets        uint32 `codec:"sockets"`
+	CoresPerSocket uint32 `codec:"cores_per_socket"`
+	ThreadsPerCore uint32 `codec:"threads_per_core"`
+	RealMemory     uint64 `codec:"real_memory"`
+	AllocMemory    uint64 `codec:"alloc_memory"`
+	TmpDisk        uint64 `codec:"tmp_disk"`
+	Weight         uint32 `codec:"weight"`
+	Features       string `codec:"features"`
+	// ActiveFeatures is set when the active features differ from Features or were set to
+	// nothing (shown blank, where an unset list is "(null)"); nil means the same as Features.
+	ActiveFeatures *string  `codec:"active_features,omitempty"`
+	Comment        string   `codec:"comment,omitempty"`
+	Extra          string   `codec:"extra,omitempty"`
 	Owner          string   `codec:"owner"` // "user(uid)" of the jobs it is kept to (--exclusive=user), "" for none
 	Gres           string   `codec:"gres"`
 	Partitions     []string `codec:"partitions"`

@@ -11,6 +11,15 @@ type UpdateNodeRequest struct {
 	Reason string `codec:"reason"`
 	// ReasonUID is the uid the reason is recorded under (Slurm's reason_uid: the caller).
 	ReasonUID uint32 `codec:"reason_uid"`
+
+	// Features (AvailableFeatures=, Features=) and ActiveFeatures are comma-separated
+	// lists; Weight the scheduling weight; Comment and Extra free text ("" clears them). Nil
+	// leaves a field unchanged.
+	Features       *string `codec:"features,omitempty"`
+	ActiveFeatures *string `codec:"active_features,omitempty"`
+	Weight         *uint32 `codec:"weight,omitempty"`
+	Comment        *string `codec:"comment,omitempty"`
+	Extra          *string `codec:"extra,omitempty"`
 }
 
 // UpdatePartitionRequest changes a partition (scontrol update PartitionName=...; Slurm's

@@ -62,7 +62,7 @@ func (t *tables) checkFeatures(constraint string) error {
 	for _, f := range names {
 		found := false
 		for _, n := range t.nodes {
-			if slices.Contains(n.conf.Features, f) {
+			if slices.Contains(n.features(), f) {
 				found = true
 				break
 			}
@@ -109,7 +109,7 @@ func (t *tables) placeableEver(j *jobRecord, p *partEntry) error {
 		if j.Exclusive && limit != 0 && limit != wire.Infinite && node.cpus() > limit {
 			continue // a whole node is more CPUs than MaxCPUsPerNode lets the partition use
 		}
-		if slices.Contains(exc, name) || !c.MatchesSome(node.conf.Features) {
+		if slices.Contains(exc, name) || !c.MatchesSome(node.activeFeatures()) {
 			continue
 		}
 		n++

@@ -36,13 +36,6 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 		}
 		n := c.t.nodes[name]
 		cf := n.conf
-		features := ""
-		for i, f := range cf.Features {
-			if i > 0 {
-				features += ","
-			}
-			features += f
-		}
 		rep.Nodes = append(rep.Nodes, wire.NodeInfo{
 			Name:           name,
 			Arch:           n.rec.Arch,
@@ -59,8 +52,6 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			RealMemory:     cf.RealMemory,
 			AllocMemory:    n.allocMem,
 			TmpDisk:        uint64(cf.TmpDisk),
-			Weight:         cf.Weight,
-			Features:       features,
 			Owner:          c.nodeOwner(n),
 			Gres:           c.nodeGresText(n), // gres.go
 			Partitions:     partsOf[name],
@@ -79,6 +70,7 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			FreeMem:        wire.NoVal64,
 			GresUsed:       nodeGresUsed(c.config().GresTypes, n.gres), // gres.go
 		})
+		nodeFeaturesInfo(n, &rep.Nodes[len(rep.Nodes)-1]) // node_features.go
 		if n.load.Known && !n.noRespond {
 			ni := &rep.Nodes[len(rep.Nodes)-1]
 			ni.CPULoad, ni.FreeMem = n.load.CPULoad, n.load.FreeMem

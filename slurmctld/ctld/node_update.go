@@ -37,6 +37,7 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 	}
 	now := c.now().Unix()
 	c.mu.Lock()
+	var errno int32 // an update of features that failed on some node; the rest applies
 	var chs multi
 	ended := map[uint32]bool{}
 	var loss nodeLoss
@@ -98,6 +99,9 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 			return nil, slurmErr(errnoInvalidNodeState)
 		}
 		rec.State = uint32(st)
+		if e := updateFeatures(n, &rec, r); e != 0 { // node_features.go
+			errno = e
+		}
 		chs = append(chs, updateNode{rec: rec})
 	}
 	lossChs, ends := c.lossChanges(&loss, now) // node_fail.go
@@ -117,5 +121,8 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 		}
 	}
 	c.wake()
+	if errno != 0 {
+		return nil, slurmErr(errno)
+	}
 	return &wire.OK{}, nil
 }

@@ -97,8 +97,8 @@ func (c *Controller) snapshot(elig map[uint32]states.Reason, cands map[uint32][]
 			Name:       name,
 			CPUs:       n.cpus(),
 			RealMemory: n.conf.RealMemory,
-			Features:   slices.Clone(n.conf.Features),
-			Weight:     n.conf.Weight,
+			Features:   slices.Clone(n.activeFeatures()),
+			Weight:     n.weight(), // node_features.go: as operators may have changed them
 			Usable:     n.usable(),
 			Gres:       gresOfNode(n),
 		})

@@ -153,7 +153,7 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem, shares bool
 			cands = append(cands, cand{name, c})
 			caps = append(caps, c)
 			pos = append(pos, t.nodes[name].order)
-			w := uint64(t.nodes[name].conf.Weight)
+			w := uint64(t.nodes[name].weight())
 			if flex != nil && !flex.hasNode(name) {
 				w += 1 << 32
 			}

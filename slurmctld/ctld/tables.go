@@ -186,6 +186,18 @@ type nodeRecord struct {
 	Version     string `codec:"version"`
 	Arch        string `codec:"arch"` // what slurmd reported at registration (node_registration.go)
 	OS          string `codec:"os"`
+	// What operators changed (scontrol update NodeName=..., node_features.go): where the
+	// *Set flags say so, Features, ActiveFeatures and Weight stand for slurm.conf's until
+	// scontrol reconfigure; Comment and Extra stay until changed again.
+	// The lists are kept comma-separated, so that records compare with ==.
+	Features       string `codec:"features,omitempty"`
+	FeaturesSet    bool   `codec:"features_set,omitempty"`
+	ActiveFeatures string `codec:"active_features,omitempty"`
+	ActiveSet      bool   `codec:"active_set,omitempty"`
+	Weight         uint32 `codec:"weight,omitempty"`
+	WeightSet      bool   `codec:"weight_set,omitempty"`
+	Comment        string `codec:"comment,omitempty"`
+	Extra          string `codec:"extra,omitempty"`
 }
 
 // nodeEntry is one node in memory: its configuration, its durable record and what the
