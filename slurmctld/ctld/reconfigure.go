@@ -160,7 +160,7 @@ func (c *Controller) Reconfigure(ctx context.Context) error {
 	c.t.reconfGres(old, next, c.log.Error) // gres.go
 	b := c.t.reconfParts(next)
 	c.t.reconfNodeOverrides(b) // node_features.go
-	c.t.recountUsers() // a partition's ExclusiveUser may have changed (select_user.go)
+	c.t.recountUsers()         // a partition's ExclusiveUser may have changed (select_user.go)
 	c.cfg.Store(next)
 	c.groups.reset(groupUpdateTime(next))
 	var perr error
