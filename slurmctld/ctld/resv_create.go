@@ -10,6 +10,7 @@ import (
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
+	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 )
 
 // scontrol create reservation (Slurm's create_resv): operators only. The request is checked
@@ -68,8 +69,8 @@ func resvUnsupported(d *wire.ResvDesc) error {
 		what = "Licenses"
 	case d.BurstBuffer != "":
 		what = "BurstBuffer"
-	case d.Features != "":
-		what = "Features"
+	case strings.ContainsAny(d.Features, "()*"):
+		what = "Features with counts or parentheses"
 	case d.Watts != wire.NoVal && d.Watts != 0:
 		what = "Watts"
 	case d.MaxStartDelay != wire.NoVal && d.MaxStartDelay != 0:
@@ -192,7 +193,8 @@ func (t *tables) newResv(d *wire.ResvDesc, groups resvGroupsEdit, now int64) (r 
 	case d.Accounts == "" && d.Users == "" && d.Groups == "":
 		return nil, 0, errnoResvEmpty
 	}
-	r = &resvRecord{StartTime: start, EndTime: end, Duration: d.Duration, Partition: d.Partition, MaxStartDelay: d.MaxStartDelay, PurgeCompTime: 300}
+	r = &resvRecord{StartTime: start, EndTime: end, Duration: d.Duration, Partition: d.Partition, MaxStartDelay: d.MaxStartDelay, PurgeCompTime: 300,
+		Features: d.Features}
 	if d.MaxStartDelay == wire.NoVal {
 		r.MaxStartDelay = 0
 	}
@@ -255,6 +257,12 @@ func (t *tables) newResv(d *wire.ResvDesc, groups resvGroupsEdit, now int64) (r 
 			r.Partition = part.conf.Name
 		}
 		r.Flags = flags
+		if errno := t.checkResvFeatures(d.Features); errno != 0 {
+			return nil, 0, errno // checked only where they choose the nodes, as in Slurm
+		}
+		if r.Features != "" && t.resvFeatureNodes(r, part) < int(d.NodeCnt) {
+			return nil, 0, errnoNodeConfigUnavail // too few nodes have the features at all
+		}
 		nodes, ok := t.pickResvNodes(r, part, int(d.NodeCnt), now)
 		if !ok {
 			return nil, 0, errnoNodesBusy
@@ -369,6 +377,7 @@ func (t *tables) pickResvNodes(r *resvRecord, part *partEntry, n int, now int64)
 			e := t.nodes[name]
 			switch {
 			case e == nil || !ok(e, name) || r.hasNode(name): // r's own: an update adds others
+			case !r.featuresMatch(e):
 			case t.jobsOverlap([]string{name}, r.StartTime, now):
 				busy = append(busy, name)
 			default:
@@ -459,4 +468,39 @@ func resvAdmits(r *resvRecord, uid uint32, account string) bool {
 // String is for logs.
 func (r *resvRecord) String() string {
 	return fmt.Sprintf("%s[%d-%d %s]", r.Name, r.StartTime, r.EndTime, hostlist.Compress(r.Nodes))
+}
+
+// checkResvFeatures is Features= checked as a job's --constraint is, less the bracketed
+// matching OR Slurm refuses for reservations: every feature must be some node's.
+func (t *tables) checkResvFeatures(features string) int32 {
+	if strings.TrimSpace(features) == "" {
+		return 0
+	}
+	if strings.ContainsAny(features, "[]") {
+		return errnoInvalidFeature
+	}
+	if err := t.checkFeatures(features); err != nil { // job_submit_checks.go
+		return errnoInvalidFeature
+	}
+	return 0
+}
+
+// featuresMatch says whether node e has the (active) features r's nodes are chosen by.
+func (r *resvRecord) featuresMatch(e *nodeEntry) bool {
+	if r.Features == "" {
+		return true
+	}
+	c, err := selection.ParseConstraint(r.Features)
+	return err == nil && c.MatchesSome(e.activeFeatures())
+}
+
+// resvFeatureNodes counts the nodes of part with r's features, whatever holds them.
+func (t *tables) resvFeatureNodes(r *resvRecord, part *partEntry) int {
+	n := 0
+	for _, name := range part.nodes {
+		if e := t.nodes[name]; e != nil && r.featuresMatch(e) {
+			n++
+		}
+	}
+	return n
 }

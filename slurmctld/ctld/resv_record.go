@@ -57,6 +57,9 @@ type resvRecord struct {
 	PrologRan     bool   `codec:"prolog_ran,omitempty"`
 	EpilogRan     bool   `codec:"epilog_ran,omitempty"`
 	MaxStartDelay uint32 `codec:"max_start_delay"`
+	// Features are the node features the reservation's nodes were chosen by (Features=,
+	// as given; nodes named with Nodes= need not have them).
+	Features string `codec:"features,omitempty"`
 }
 
 func (r *resvRecord) clone() *resvRecord {
@@ -169,6 +172,7 @@ func (t *tables) resvInfo(r *resvRecord) wire.ResvInfo {
 		Nodes: hostlist.Compress(r.Nodes), NodeCnt: uint32(len(r.Nodes)), CoreCnt: cpus,
 		Partition: r.Partition, Flags: r.Flags, PurgeCompTime: r.PurgeCompTime,
 		Users: users, Groups: r.Groups, Accounts: accts, Watts: wire.NoVal, MaxStartDelay: r.MaxStartDelay,
+		Features: r.Features,
 	}
 	if cpus > 0 {
 		info.TRES = fmt.Sprintf("cpu=%d", cpus)

@@ -474,3 +474,50 @@ func TestResv_AccessLists(t *testing.T) {
 		t.Errorf("removing a user not listed: %v", err)
 	}
 }
+
+// TestResv_Features: NodeCnt= with Features= takes nodes with those (active) features (here
+// set by scontrol update); too few such nodes, an unknown feature or a matching
+// OR list are refused as the reference refuses them; Nodes= needs no feature check.
+func TestResv_Features(t *testing.T) {
+	f := newFixture(t, ctld.TestConfig{Nodes: 4})
+	f.startNodes("n1", "n2", "n3", "n4")
+	for nodes, feat := range map[string]string{"n2,n4": "bar", "n3": "foo"} {
+		if err := f.call(0, wire.MsgUpdateNode, &wire.UpdateNodeRequest{NodeNames: nodes, Features: &feat}, new(wire.OK)); err != nil {
+			t.Fatalf("update %s AvailableFeatures=%s: %v", nodes, feat, err)
+		}
+	}
+	now := time.Now().Unix()
+	for _, k := range []struct {
+		features string
+		nodeCnt  uint32
+		nodes    string
+		want     string
+		errno    int32
+	}{
+		{"bar", 2, "", "n[2,4]", 0},
+		{"foo|bar", 1, "", "n2", 0},
+		{"foo", 2, "", "", 2014},
+		{"foo&bar", 1, "", "", 2014},
+		{"nothere", 1, "", "", 2029},
+		{"[foo|bar]", 1, "", "", 2029},
+		{"nothere", 0, "n1", "n1", 0},
+	} {
+		d := resvDesc("feat")
+		d.StartTime, d.Duration, d.Users, d.Features = now, 10, "root", k.features
+		d.NodeCnt, d.NodeList = k.nodeCnt, k.nodes
+		_, err := f.createResv(d)
+		if errnoOf(err) != k.errno {
+			t.Errorf("Features=%s NodeCnt=%d: %v, want errno %d", k.features, k.nodeCnt, err, k.errno)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if got := f.resvs(); len(got) != 1 || got[0].Nodes != k.want || got[0].Features != k.features {
+			t.Errorf("Features=%s NodeCnt=%d: %+v, want nodes %s", k.features, k.nodeCnt, got, k.want)
+		}
+		if err := f.call(0, wire.MsgDeleteResv, &wire.DeleteResvRequest{Name: "feat"}, nil); err != nil {
+			t.Fatalf("delete: %v", err)
+		}
+	}
+}

@@ -27,6 +27,10 @@ func (c *Controller) handleUpdateResv(ctx context.Context, req *wire.Request) (a
 	if err := resvUnsupported(&d); err != nil {
 		return nil, err
 	}
+	if d.Features != "" {
+		// Slurm chooses other nodes for the new features; Orbit keeps them only at creation.
+		return nil, wire.Errorf(errnoNotSupported, "Features in a reservation update is not supported by Orbit yet")
+	}
 	var g resvGroupsEdit
 	for range 3 { // the members are listed outside the lock, for the groups found under it
 		c.mu.Lock()
