@@ -1,6 +1,9 @@
 package conf
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // CgroupKeys are the keys of cgroup.conf in Slurm 22.05 (src/common/cgroup.c).
 var CgroupKeys = []Key{
@@ -102,4 +105,74 @@ func LoadCgroup(path string) (*CgroupConfig, error) {
 	n, _ := parseUint(KindUint64, "MinRAMSpace", get("MinRAMSpace"))
 	c.MinRAMSpace = n
 	return c, errs.done(path)
+}
+
+// showLines are cgroup.conf's values as scontrol show config lists them (Slurm's
+// cgroup_get_conf_list, sorted by name): yes/no, percentages with one decimal, sizes in MB,
+// (null) for what is unset. A nil c is no cgroup.conf: every default.
+func (c *CgroupConfig) showLines() [][2]string {
+	raw := map[string]Value{}
+	if c != nil {
+		raw = c.Raw
+	}
+	get := func(name, def string) string {
+		if v, ok := raw[name]; ok {
+			return v.Value
+		}
+		return def
+	}
+	yesNo := func(name string) string {
+		if v, _ := parseBool(name, get(name, "no")); v {
+			return "yes"
+		}
+		return "no"
+	}
+	pct := func(name, def string) string {
+		x, err := strconv.ParseFloat(get(name, def), 64)
+		if err != nil {
+			x, _ = strconv.ParseFloat(def, 64)
+		}
+		return strconv.FormatFloat(x, 'f', 1, 64) + "%"
+	}
+	mb := func(name string) string {
+		n, err := strconv.ParseUint(get(name, "30"), 10, 64)
+		if err != nil {
+			n = 30
+		}
+		return strconv.FormatUint(n, 10) + " MB"
+	}
+	kmem := "(null)"
+	if v, ok := raw["AllowedKmemSpace"]; ok {
+		if x, err := strconv.ParseFloat(v.Value, 64); err == nil && x >= 0 {
+			kmem = strconv.FormatFloat(x, 'f', 0, 64) + " Bytes"
+		}
+	}
+	swappiness := "(null)"
+	if v, ok := raw["MemorySwappiness"]; ok {
+		if n, err := strconv.ParseUint(v.Value, 10, 64); err == nil {
+			swappiness = strconv.FormatUint(min(n, 100), 10)
+		}
+	}
+	mount := strings.TrimRight(get("CgroupMountpoint", "/sys/fs/cgroup"), "/")
+	return [][2]string{
+		{"AllowedKmemSpace", kmem},
+		{"AllowedRAMSpace", pct("AllowedRAMSpace", "100")},
+		{"AllowedSwapSpace", pct("AllowedSwapSpace", "0")},
+		{"CgroupAutomount", yesNo("CgroupAutomount")},
+		{"CgroupMountpoint", mount},
+		{"CgroupPlugin", get("CgroupPlugin", "(null)")},
+		{"ConstrainCores", yesNo("ConstrainCores")},
+		{"ConstrainDevices", yesNo("ConstrainDevices")},
+		{"ConstrainKmemSpace", yesNo("ConstrainKmemSpace")},
+		{"ConstrainRAMSpace", yesNo("ConstrainRAMSpace")},
+		{"ConstrainSwapSpace", yesNo("ConstrainSwapSpace")},
+		{"IgnoreSystemd", yesNo("IgnoreSystemd")},
+		{"IgnoreSystemdOnFailure", yesNo("IgnoreSystemdOnFailure")},
+		{"MaxKmemPercent", pct("MaxKmemPercent", "100")},
+		{"MaxRAMPercent", pct("MaxRAMPercent", "100")},
+		{"MaxSwapPercent", pct("MaxSwapPercent", "100")},
+		{"MemorySwappiness", swappiness},
+		{"MinKmemSpace", mb("MinKmemSpace")},
+		{"MinRAMSpace", mb("MinRAMSpace")},
+	}
 }

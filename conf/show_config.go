@@ -184,6 +184,14 @@ func (c *Config) ShowConfig(rt ShowConfigRuntime) string {
 			line(name, c.showValue(k, rt))
 		}
 	}
+	if strings.Contains(c.JobAcctGatherType, "cgroup") || strings.Contains(c.ProctrackType, "cgroup") ||
+		strings.Contains(c.TaskPlugin, "cgroup") {
+		// The controller sends cgroup.conf's values only where a cgroup plugin reads them.
+		b.WriteString("\nCgroup Support Configuration:\n")
+		for _, kv := range c.Cgroup.showLines() {
+			line(kv[0], kv[1])
+		}
+	}
 	b.WriteString("\n")
 	for _, s := range rt.ControllerStatus {
 		b.WriteString(s + "\n")

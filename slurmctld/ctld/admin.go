@@ -49,8 +49,11 @@ func (c *Controller) handleBuildInfo(_ context.Context, req *wire.Request) (any,
 		BootTime:  c.booted,
 		HashMatch: match,
 		NextJobID: next,
-		ConfPath:  c.config().Path,
-		Version:   version.Slurm,
+		// slurmd -N runs several slurmd on one host, as Slurm built with
+		// --enable-multiple-slurmd (Debian's build) does.
+		MultipleSlurmd: true,
+		ConfPath:       c.config().Path,
+		Version:        version.Slurm,
 
 		SlurmctldDebug: level,
 		DebugFlags:     flags,
