@@ -17,7 +17,7 @@ import (
 // (SLURM_DISTRIBUTION): with two nodes of three CPUs and five tasks (three on one node, two
 // on the other) the ranks go round the nodes (0, 2, 4 and 1, 3 when n1 has three), each
 // task's SLURM_GTIDS lists its node's ranks and SLURM_LOCALID counts them in order; block
-// keeps consecutive ranks; plane is refused by name.
+// keeps consecutive ranks; plane=2 deals them two at a time.
 func TestSrun_DistributionCyclic(t *testing.T) {
 	testbin.Path(t, "srun")
 	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 3})
@@ -50,7 +50,7 @@ func TestSrun_DistributionCyclic(t *testing.T) {
 					want[node] = append(want[node], rank)
 					left[node]--
 					rank++
-					if dist == "cyclic" {
+					if dist == "cyclic" || dist == "plane=2" && len(want[node])%2 == 0 {
 						break
 					}
 				}
@@ -76,10 +76,12 @@ func TestSrun_DistributionCyclic(t *testing.T) {
 		}
 		check("srun -m "+tc.dist, out, tc.kind)
 	}
-	_, errOut, code := c.Run(t, "srun", "-N2", "-n4", "-m", "plane=2", "true")
-	if code != 1 || !strings.Contains(errOut, "--distribution=plane over more than one node is not supported") {
-		t.Errorf("srun -m plane=2: exit %d, stderr %q; want a refusal by name", code, errOut)
+	// plane=2 deals two ranks at a time: n1 0,1,4 and n2 2,3 on three and two tasks.
+	out, errOut, code := c.Run(t, "srun", "-N2", "-n5", "-m", "plane=2", "sh", "-c", show)
+	if code != 0 || errOut != "" {
+		t.Fatalf("srun -m plane=2: exit %d, stderr %q", code, errOut)
 	}
+	check("srun -m plane=2", out, "plane=2")
 
 	// A batch job's --distribution reaches its steps.
 	script := writeScript(t, c, "dist.sh", "#!/bin/sh\n#SBATCH -N2 -n5 --distribution=cyclic\n#SBATCH -o dist.out\nsrun sh -c '"+show+"'\n")
