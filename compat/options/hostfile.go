@@ -3,6 +3,7 @@ package options
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ const readWhole = -1
 // digit. Reading stops after a line that brings the count to exactly n (a line that
 // overshoots it does not stop it); fewer than n names is an error.
 func readHostfile(path string, n int) ([]string, []string) {
-	b, err := os.ReadFile(path)
+	b, err := readLimited(path)
 	if errors.Is(err, syscall.EISDIR) {
 		b, err = nil, nil // a directory opens, and reads as nothing
 	}
@@ -73,6 +74,20 @@ func readHostfile(path string, n int) ([]string, []string) {
 		return nil, []string{"Too few NodeNames in Slurm Hostfile"}
 	}
 	return names, nil
+}
+
+// maxHostfile bounds what a host file may hold: a node per task of the largest step is far
+// less, and /dev/zero named by mistake must not be read forever.
+const maxHostfile = 64 << 20
+
+// readLimited reads up to maxHostfile bytes of path.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxHostfile))
 }
 
 // hostfileUncomment cuts line at its first '#', except that "\#" stands for '#'.

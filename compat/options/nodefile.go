@@ -2,7 +2,6 @@ package options
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"syscall"
 
@@ -21,7 +20,7 @@ func (a *applier) resolveNodeFile() error {
 	}
 	name := cmdName(a.cmd)
 	empty := &Error{ExitCode: 255, Stderr: name + ": error: Hostlist is empty!\n" + name + ": error: Invalid --nodefile node file\n"}
-	b, err := os.ReadFile(path)
+	b, err := readLimited(path) // hostfile.go
 	if errors.Is(err, syscall.EISDIR) {
 		return empty // a directory opens, and reads as nothing
 	}
