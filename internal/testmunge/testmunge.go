@@ -7,6 +7,7 @@ package testmunge
 
 import (
 	"crypto/rand"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,10 @@ func Start(t testing.TB, dir string) string {
 	})
 	deadline := time.Now().Add(startBound)
 	for {
-		if st, err := os.Stat(sock); err == nil && st.Mode().Type() == os.ModeSocket {
+		// The socket file exists once munged bound it, a moment before it listens: only a
+		// connection that is accepted says it is ready.
+		if conn, err := net.Dial("unix", sock); err == nil {
+			conn.Close()
 			return sock
 		}
 		select {
