@@ -213,6 +213,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s.jobID = uint32(jobID)
 	s.printJobInformation(ctx, s.alloc) // verbose.go
 	if code := s.becomeUser(); code != 0 {
+		if s.allocated {
+			// Slurm's srun dies here and leaves its allocation to time out; it goes back.
+			s.release(ctx, code)
+		}
 		return code
 	}
 	var stopAlive func()

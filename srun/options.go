@@ -248,8 +248,10 @@ func settleCounts(o *options, stderr io.Writer) {
 // there are tasks keeps its first ones (in sorted order, each once); under an arbitrary
 // distribution those are then the tasks' nodes, one task each.
 func trimNodeList(o *options, js *jobspec.JobSpec) {
-	names, err := hostlist.Expand(hostlist.Uniq(mustExpand(js.NodeList)))
-	if err != nil || uint32(len(names)) <= o.ntasks {
+	hl := hostlist.FromNames(mustExpand(js.NodeList))
+	hl.Uniq()
+	names := hl.Hosts()
+	if uint32(len(names)) <= o.ntasks {
 		return
 	}
 	names = names[:o.ntasks]

@@ -10,8 +10,7 @@ import (
 )
 
 // nodeDistribution is the node-level part of srun's --distribution (SLURM_DISTRIBUTION):
-// "block" (the default, also for "*" and none), "cyclic", "plane", or "arbitrary" (which
-// srun refuses over several nodes).
+// "block" (the default, also for "*" and none), "cyclic", "plane" or "arbitrary".
 func nodeDistribution(dist string) string {
 	d, _, _ := strings.Cut(dist, ":")
 	d, _, _ = strings.Cut(d, ",") // ",pack"/",nopack" say how the job's CPUs are used

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"testing"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 )
 
 func TestTaskRanks(t *testing.T) {
@@ -44,5 +46,22 @@ func TestTaskRanks(t *testing.T) {
 		if got := nodeDistribution(dist); got != want {
 			t.Errorf("nodeDistribution(%q) = %q, want %q", dist, got, want)
 		}
+	}
+}
+
+// TestTrimNodeList: fewer tasks than listed nodes keeps the first nodes in sorted order,
+// each once, as the reference did with `SLURM_HOSTFILE` naming n1,n2,n3 and -n2; an
+// arbitrary layout's tasks then go one to each.
+func TestTrimNodeList(t *testing.T) {
+	js := &jobspec.JobSpec{NodeList: "n3,n1,n2,n1", TaskNodes: []string{"n3", "n1", "n2", "n1"}}
+	o := &options{ntasks: 2}
+	trimNodeList(o, js)
+	if js.NodeList != "n[1-2]" || o.nodelist != "n[1-2]" || fmt.Sprint(js.TaskNodes) != "[n1 n2]" {
+		t.Errorf("trimmed to %q %q %v", js.NodeList, o.nodelist, js.TaskNodes)
+	}
+	js = &jobspec.JobSpec{NodeList: "n[1-2]"}
+	o = &options{ntasks: 2, nodelist: "n[1-2]"}
+	if trimNodeList(o, js); js.NodeList != "n[1-2]" || js.TaskNodes != nil {
+		t.Errorf("a list no longer than the tasks changed: %q %v", js.NodeList, js.TaskNodes)
 	}
 }

@@ -59,6 +59,10 @@ func readHostfile(path string, n int) ([]string, []string) {
 			if err != nil {
 				hosts = []string{tok} // the controller answers for a name it does not know
 			}
+			if int64(len(names))+int64(copies)*int64(len(hosts)) > hostlist.MaxExpand {
+				// n1*4000000000 must not be built: far more tasks than any step has.
+				return nil, []string{"Hostlist is too long for the allocate RPC!"}
+			}
 			for range copies {
 				names = append(names, hosts...)
 			}

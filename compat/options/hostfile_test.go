@@ -34,6 +34,8 @@ func TestReadHostfile(t *testing.T) {
 		{"n1\n!n2\n", readWhole, "error: Invalid hostfile H contents on line 2"},
 		{"a\\#b\n", readWhole, "a#b"},
 		{"n1 # trailing\n", readWhole, "n1"},
+		{"n1*4000000000\n", readWhole, "error: Hostlist is too long for the allocate RPC!"},
+		{"n1*-3,n2\n", readWhole, "n2"},
 	} {
 		p := write(tc.body)
 		names, errs := readHostfile(p, tc.n)
