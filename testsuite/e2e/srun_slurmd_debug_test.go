@@ -35,10 +35,13 @@ func TestSrunSlurmdDebug(t *testing.T) {
 				return "(PID) started TIME"
 			}))
 		}
-		return got, code
+		return joinExitLines(got), code
 	}
 
 	got, code := lines("error")
+	if len(got) < 6 {
+		t.Fatalf("--slurmd-debug=error: exit %d, stderr\n%s", code, strings.Join(got, "\n"))
+	}
 	// The two tasks' ends may come in either order.
 	slices.Sort(got[4:6])
 	want := []string{
@@ -72,4 +75,21 @@ func TestSrunSlurmdDebug(t *testing.T) {
 		got[1] != "0: slurmstepd-n1: debug levels are stderr='debug2', logfile='L', syslog='quiet'" {
 		t.Errorf("--slurmd-debug=debug: stderr\n%s\nwant the cap's note, then stderr='debug2'", strings.Join(got, "\n"))
 	}
+}
+
+// joinExitLines puts srun's "task 0: Exited ..." and "task 1: Exited ..." lines together as
+// "tasks 0-1: Exited ...": srun groups the exits that reach it close together, and on a
+// loaded machine the two tasks may end far enough apart to be reported one by one (Slurm's
+// srun too reports separately the tasks its slurmstepd reaps apart).
+func joinExitLines(lines []string) []string {
+	const t0, t1 = "srun: error: n1: task 0: ", "srun: error: n1: task 1: "
+	i, j := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, t0) }),
+		slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, t1) })
+	if i < 0 || j < 0 || lines[i][len(t0):] != lines[j][len(t1):] {
+		return lines
+	}
+	joined := "srun: error: n1: tasks 0-1: " + lines[i][len(t0):]
+	out := slices.Delete(slices.Clone(lines), max(i, j), max(i, j)+1)
+	out[min(i, j)] = joined
+	return out
 }
