@@ -205,8 +205,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 		s.alloc = info
-		if n := len(info.Nodes); o.nodesSet && o.nodes > 0 && n > 0 && int(o.nodes) > n {
-			fmt.Fprintf(stderr, "srun: error: Only allocated %d nodes asked for %d\n", n, o.nodes)
+		say := func(msg string) { fmt.Fprintf(stderr, "srun: error: %s\n", msg) }
+		if !stepInAllocation(o, info, say) { // step_in_alloc.go
 			return 1
 		}
 	}
@@ -443,14 +443,17 @@ func (s *session) release(ctx context.Context, code int) {
 func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes, Relative: o.spec.Relative,
-		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist,
+		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist, ExcNodes: o.spec.Exclude,
 		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres, // for scontrol show step; --gres checked against the job's
 		Overcommit: o.spec.Overcommit, PlaneSize: planeSize(&o.spec.Site)}
 	if nodeDistribution(o.spec.Site.Distribution) == "arbitrary" {
 		req.TaskNodes = o.spec.TaskNodes // the controller counts each node's tasks
 	}
+	if !s.allocated && s.alloc != nil && o.spec.MaxNodes > 0 {
+		req.MaxNodes = min(o.spec.MaxNodes, uint32(len(s.alloc.Nodes))) // launch.c: at most the allocation's
+	}
 	if s.allocated {
-		req.NodeList = ""
+		req.NodeList, req.ExcNodes = "", "" // the allocation honoured them
 		if s.alloc != nil && uint32(len(s.alloc.Nodes)) > req.MinNodes {
 			req.MinNodes = uint32(len(s.alloc.Nodes)) // -N min-max, --spread-job: the step spans the allocation
 		}

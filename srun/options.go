@@ -104,7 +104,6 @@ func refuseUnhonoured(js *jobspec.JobSpec) error {
 		{js.Hold && inAlloc, "--hold inside an allocation"},
 		{js.MinCPUs != jobspec.NoVal && inAlloc, "--mincpus inside an allocation"},
 		{js.Exclusive == jobspec.SharedUser && inAlloc, "--exclusive=user inside an allocation"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
-		{js.Exclude != "" && inAlloc, "--exclude inside an allocation"},
 		{js.Constraint != "" && inAlloc, "--constraint inside an allocation"},
 	} {
 		if c.given {
@@ -212,14 +211,35 @@ func argv0() string {
 }
 
 // settleCounts is Slurm's srun check of a node count and a task count both given (on the
-// command line or by the allocation's environment; opt.c's _opt_verify): fewer tasks than
+// command line, by the allocation's environment or, for the nodes, by --nodelist's count;
+// opt.c's _opt_verify): fewer tasks than
 // nodes lowers the node count to the tasks, with a warning, before the allocation is asked
 // for; an --ntasks-per-node that does not divide the tasks over the nodes is dropped, with a
 // warning when the tasks exceed it.
 func settleCounts(o *options, stderr io.Writer) {
-	if !o.nodesSet || !o.ntasksSet {
-		return
+	if js := o.spec; js != nil && js.NodeList != "" && js.TaskNodes == nil {
+		// A --nodelist asks for at least its nodes (each once).
+		hl := hostlist.FromNames(mustExpand(js.NodeList))
+		hl.Uniq()
+		if n := uint32(hl.Count()); !o.nodesSet || n > o.nodes {
+			o.nodes, js.MinNodes = n, n
+		}
+		o.nodesSet, js.NodesSet = true, true
 	}
+	if o.nodesSet && o.ntasksSet {
+		settleBoth(o, stderr)
+	}
+	if o.tasksPerNode > 0 && !o.ntasksSet {
+		// --ntasks-per-node without -n: that many tasks on each node of the minimum.
+		o.ntasks, o.ntasksSet = max(o.nodes, 1)*o.tasksPerNode, true
+		if o.spec != nil {
+			o.spec.NTasks = o.ntasks
+		}
+	}
+}
+
+// settleBoth is settleCounts for a node count and a task count both given.
+func settleBoth(o *options, stderr io.Writer) {
 	js := o.spec
 	if js != nil && js.MaxNodes != 0 && o.ntasks < js.MaxNodes {
 		js.MaxNodes = o.ntasks
@@ -228,7 +248,9 @@ func settleCounts(o *options, stderr io.Writer) {
 		fmt.Fprintf(stderr, "srun: Warning: can't run %d processes on %d nodes, setting nnodes to %d\n", o.ntasks, o.nodes, o.ntasks)
 		o.nodes = o.ntasks
 		if js != nil {
-			js.MinNodes = o.ntasks
+			js.MinNodes, js.MaxNodes = o.ntasks, o.ntasks
+			// Slurm's srun sets -N again (min and max), so -v lists it.
+			js.Define(jobspec.DefinedOption{ID: "nodes", Value: strconv.Itoa(int(o.ntasks)), HasVal: true})
 			trimNodeList(o, js)
 		}
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"slices"
 	"sort"
@@ -184,6 +186,10 @@ func TestSettleCounts(t *testing.T) {
 		{[]string{"-n4", "true"}, []string{"SLURM_JOB_ID=7", "SLURM_NNODES=2", "SLURM_JOB_NUM_NODES=2", "SLURM_NTASKS_PER_NODE=3"}, 2, 0,
 			"srun: Warning: can't honor --ntasks-per-node set to 3 which doesn't match the requested tasks 4 with the number of requested nodes 2. Ignoring --ntasks-per-node.\n"},
 		{[]string{"-n4", "true"}, nil, 0, 0, ""},
+		// A --nodelist asks for its nodes; fewer tasks keep its first ones.
+		{[]string{"-w", "n[2-3]", "-n1", "true"}, nil, 1, 0, "srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1\n"},
+		{[]string{"-w", "n[2-3]", "-N1-2", "true"}, nil, 2, 0, ""},
+		{[]string{"-w", "n2", "-N3", "true"}, nil, 3, 0, ""},
 	} {
 		o, err := parseArgs(c.args, c.env)
 		if err != nil {
@@ -193,6 +199,84 @@ func TestSettleCounts(t *testing.T) {
 		settleCounts(o, &stderr)
 		if o.nodes != c.nodes || o.tasksPerNode != c.perNode || stderr.String() != c.warning {
 			t.Errorf("%q %q: nodes %d, per node %d, stderr %q; want %d, %d, %q", c.args, c.env, o.nodes, o.tasksPerNode, stderr.String(), c.nodes, c.perNode, c.warning)
+		}
+	}
+}
+
+// TestSettleCounts_TasksPerNode: --ntasks-per-node without -n sets the tasks to that many on
+// each node of the minimum (one node when -N is not given), as Slurm's _opt_verify.
+func TestSettleCounts_TasksPerNode(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		ntasks uint32
+	}{
+		{[]string{"--ntasks-per-node=1", "true"}, 1},
+		{[]string{"--ntasks-per-node=2", "-N1-3", "true"}, 2},
+		{[]string{"--ntasks-per-node=2", "-N3", "true"}, 6},
+		{[]string{"--ntasks-per-node=2", "-n5", "true"}, 5},
+	} {
+		o, err := parseArgs(c.args, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		settleCounts(o, io.Discard)
+		if !o.ntasksSet || o.ntasks != c.ntasks {
+			t.Errorf("%q: tasks %d (set %v), want %d", c.args, o.ntasks, o.ntasksSet, c.ntasks)
+		}
+	}
+}
+
+// TestStepInAllocation: inside an allocation srun settles the step's nodes and tasks before
+// asking for it, as Slurm 22.05's srun did on the reference (an allocation of four nodes
+// with four CPUs each, or two with four): --exclude becomes the step's node list, -N's
+// maximum (else minimum) bounds the nodes, the tasks default to a node each, to
+// --ntasks-per-node's per node, or with -c to what all the allocation's CPUs hold; errors
+// are srun's lines.
+func TestStepInAllocation(t *testing.T) {
+	four := &wire.JobAllocInfo{Nodes: []string{"n1", "n2", "n3", "n4"}, CPUsPerNode: []uint32{4, 4, 4, 4}}
+	two := &wire.JobAllocInfo{Nodes: []string{"n1", "n2"}, CPUsPerNode: []uint32{4, 4}}
+	for _, c := range []struct {
+		args     []string
+		env      []string
+		alloc    *wire.JobAllocInfo
+		nodelist string
+		nodes    uint32
+		ntasks   uint32
+		errs     string
+	}{
+		{[]string{"-x", "n1", "true"}, nil, four, "n[2-4]", 3, 3, ""},
+		{[]string{"-x", "n1", "-N1-2", "true"}, nil, four, "n[2-3]", 1, 2, ""},
+		{[]string{"-x", "n1", "-n2", "true"}, nil, four, "n[2-3]", 2, 2, ""},
+		{[]string{"-x", "n5", "true"}, nil, four, "n[1-4]", 4, 4, ""},
+		// The listed node first, then the others (the controller keeps the allocation's order).
+		{[]string{"-x", "n1", "-w", "n3", "-N3", "true"}, nil, four, "n[3,2,4]", 3, 3, ""},
+		{[]string{"-x", "n[1-2]", "-n3", "true"}, []string{"SLURM_JOB_NUM_NODES=3"}, four, "", 0, 0,
+			"srun: error: Only allocated 2 nodes asked for 3\nsrun: error: Are required nodes explicitly excluded?\n"},
+		{[]string{"-x", "n[1-4]", "true"}, nil, four, "", 0, 0, "srun: error: Hostlist is empty!  Can't run job.\n"},
+		{[]string{"-x", "n2", "-w", "n2", "true"}, nil, four, "", 0, 0,
+			"srun: error: Requested node n2 is also in the excluded list.\nsrun: error: Job not submitted.\n"},
+		{[]string{"-N1-2", "true"}, nil, four, "", 1, 2, ""},
+		{[]string{"-c2", "true"}, nil, two, "", 2, 4, ""},
+		{[]string{"-N1", "-c2", "true"}, nil, two, "", 1, 4, ""},
+		// Two tasks of one node each: the step's minimum follows the tasks (n[1-2] on the reference).
+		{[]string{"--ntasks-per-node=2", "true"}, nil, four, "", 2, 2, ""},
+		{[]string{"-n3", "true"}, nil, four, "", 3, 3, ""},
+		{[]string{"-N3", "true"}, nil, two, "", 0, 0, "srun: error: Only allocated 2 nodes asked for 3\n"},
+	} {
+		env := append([]string{"SLURM_JOB_ID=7"}, c.env...)
+		o, err := parseArgs(c.args, env)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		settleCounts(o, io.Discard)
+		var stderr strings.Builder
+		ok := stepInAllocation(o, c.alloc, func(msg string) { fmt.Fprintf(&stderr, "srun: error: %s\n", msg) })
+		if ok != (c.errs == "") || stderr.String() != c.errs {
+			t.Errorf("%q: ok %v, stderr %q; want %q", c.args, ok, stderr.String(), c.errs)
+			continue
+		}
+		if ok && (o.nodelist != c.nodelist || o.nodes != c.nodes || o.ntasks != c.ntasks) {
+			t.Errorf("%q: nodelist %q, nodes %d, tasks %d; want %q, %d, %d", c.args, o.nodelist, o.nodes, o.ntasks, c.nodelist, c.nodes, c.ntasks)
 		}
 	}
 }

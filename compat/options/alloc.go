@@ -69,6 +69,7 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 	if err := a.verifyBurstBuffer(); err != nil { // stored.go
 		return nil, err
 	}
+	a.settleNodesAndTasks() // salloc's (siteopts.go)
 	if cmd == Srun && js.Exact && js.Whole {
 		return nil, cmdError(cmd, 1, "--exact and --whole are mutually exclusive.")
 	}

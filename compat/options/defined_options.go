@@ -135,7 +135,12 @@ var definedRows = []definedRow{
 	row("epilog", raw),
 	row("error", ioFile),
 	row("exact", set),
-	row("exclude", raw),
+	row("exclude", func(d *dump, o jobspec.DefinedOption) string {
+		if strings.Contains(o.Value, "/") {
+			return orNull(d.js.Exclude) // the names read from the file
+		}
+		return o.Value
+	}),
 	row("exclusive", exclusive),
 	row("export", raw),
 	row("export-file", raw),
@@ -564,6 +569,11 @@ func minCPUs(d *dump, o jobspec.DefinedOption) string {
 func nodelist(d *dump, o jobspec.DefinedOption) string {
 	if f, ok := d.last("nodelist", "nodefile"); ok && f.ID == "nodefile" || strings.Contains(o.Value, "/") {
 		return orNull(d.js.NodeList)
+	}
+	if a, err := hostlist.Count(o.Value); err == nil {
+		if b, err := hostlist.Count(d.js.NodeList); err == nil && a != b {
+			return d.js.NodeList // cut to the node or task count
+		}
 	}
 	return o.Value
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/memsize"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
@@ -636,5 +637,40 @@ func (a *applier) nodeShapeCounts() {
 	}
 	if set {
 		js.NTasks = n
+	}
+}
+
+// settleNodesAndTasks is sbatch's and salloc's _opt_verify on a job's node and task counts:
+// a --nodelist asks for at least its nodes (each once); with both counts given, the
+// maximum node count is at most the tasks, and fewer tasks than nodes lowers the node
+// count to the tasks, with a warning, keeping the list's first nodes.
+func (a *applier) settleNodesAndTasks() {
+	js := a.js
+	if a.cmd != Sbatch && a.cmd != Salloc {
+		return
+	}
+	var listed []string
+	if js.NodeList != "" && !strings.Contains(js.NodeList, "/") {
+		hl := hostlist.FromNames(mustExpandList(js.NodeList))
+		hl.Uniq()
+		listed = hl.Hosts()
+		if n := uint32(len(listed)); !js.NodesSet || js.MinNodes == jobspec.NoVal || n > js.MinNodes {
+			js.MinNodes = n
+		}
+		js.NodesSet = true
+	}
+	if !js.NodesSet || js.NTasks == jobspec.NoVal || js.MinNodes == jobspec.NoVal {
+		return
+	}
+	if js.NTasks < js.MaxNodes {
+		js.MaxNodes = js.NTasks
+	}
+	if js.NTasks < js.MinNodes {
+		js.Warnings = append(js.Warnings, fmt.Sprintf("%s: Warning: can't run %d processes on %d nodes, setting nnodes to %d\n",
+			cmdName(a.cmd), js.NTasks, js.MinNodes, js.NTasks))
+		js.MinNodes, js.MaxNodes = js.NTasks, js.NTasks
+		if uint32(len(listed)) > js.MinNodes {
+			js.NodeList = hostlist.Compress(listed[:js.MinNodes])
+		}
 	}
 }

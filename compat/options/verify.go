@@ -31,6 +31,7 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 	js.Output = fullPath(js.Output, js.WorkDir)
 	js.Error = fullPath(js.Error, js.WorkDir)
 	js.Input = fullPath(js.Input, js.WorkDir)
+	a.settleNodesAndTasks() // siteopts.go
 	if js.NTasksPerNode != jobspec.NoVal && js.NTasks == jobspec.NoVal && js.NodesSet &&
 		(js.MaxNodes == 0 || js.MinNodes == js.MaxNodes) {
 		js.NTasks = js.MinNodes * js.NTasksPerNode

@@ -59,6 +59,11 @@ type StepCreateRequest struct {
 	CPUsPerTask  uint32 `codec:"cpus_per_task"`
 	Name         string `codec:"name"`
 	NodeList     string `codec:"node_list"` // -w: nodes the step must use
+	// MaxNodes is -N's maximum (0: none): the step spans that many nodes where the job has
+	// them free, as Slurm's step_mgr aims at the maximum of a node range.
+	MaxNodes uint32 `codec:"max_nodes,omitempty"`
+	// ExcNodes is -x: nodes the step must not use (each must be a node of the cluster).
+	ExcNodes string `codec:"exc_nodes,omitempty"`
 	// SrunHost and SrunPid are where the srun creating the step runs (its short host name
 	// and pid), for scontrol show step's SrunHost:Pid=. Empty/0 from an older srun.
 	SrunHost string `codec:"srun_host"`

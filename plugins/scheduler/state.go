@@ -51,8 +51,11 @@ type Job struct {
 	// (else at the maximum, as Slurm's select plugin does).
 	UseMinNodes bool `codec:"use_min_nodes,omitempty"`
 	// Contiguous is --contiguous: the job's nodes are consecutive ones.
-	Contiguous   bool   `codec:"contiguous,omitempty"`
-	NumTasks     uint32 `codec:"num_tasks"`
+	Contiguous bool   `codec:"contiguous,omitempty"`
+	NumTasks   uint32 `codec:"num_tasks"`
+	// TasksUnset says the job gave no task count (-n, --ntasks-per-node): NumTasks is then
+	// one per node of its minimum, and of a node range it takes as many nodes as it can.
+	TasksUnset   bool   `codec:"tasks_unset,omitempty"`
 	CPUsPerTask  uint32 `codec:"cpus_per_task"`
 	TasksPerNode uint32 `codec:"ntasks_per_node"` // 0 = not given
 	MinCPUs      uint32 `codec:"min_cpus"`        // --mincpus: CPUs needed on each node, 0 = not given

@@ -141,6 +141,10 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	if info.StdIn == "" && info.BatchFlag {
 		info.StdIn = "/dev/null" // sbatch's default; an interactive job has none
 	}
+	if j.requestedTasks() == 0 && len(j.Nodes) > int(info.NumTasks) {
+		// No task count asked for: a task per node the job was given (-N min-max).
+		info.NumTasks = uint32(len(j.Nodes))
+	}
 	if d.Overcommit {
 		// The tasks asked for, not the one per node the job is placed as.
 		info.NumTasks = max(j.requestedTasks(), j.NumTasks)

@@ -3,6 +3,7 @@ package ctld
 import (
 	"context"
 	"net"
+	"slices"
 	"strconv"
 	"time"
 
@@ -225,6 +226,16 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		// The step's nodes are the list's, checked against the allocation as -w's are.
 		r.NodeList, r.NumTasks = hostlist.Uniq(r.TaskNodes), uint32(len(r.TaskNodes))
 	}
+	var exc []string
+	if r.ExcNodes != "" {
+		// -x: every name must be a node (Slurm's node_name2bitmap), and none is used.
+		var err error
+		exc, err = hostlist.Expand(r.ExcNodes)
+		if err != nil || slices.ContainsFunc(exc, func(n string) bool { return c.t.nodes[n] == nil }) {
+			c.mu.RUnlock()
+			return nil, slurmErr(errnoInvalidNodeName)
+		}
+	}
 	if r.NodeList != "" {
 		// -w: the step runs on those nodes of the allocation, in the allocation's order.
 		want, err := hostlist.Expand(r.NodeList)
@@ -234,19 +245,44 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		}
 		var nodes []string
 		var cpus []uint32
-		for i, n := range j.Nodes {
+		listed := 0
+		for _, n := range j.Nodes {
 			if inList(want, n) {
-				nodes, cpus = append(nodes, n), append(cpus, j.CPUsPerNode[i])
+				listed++
 			}
 		}
-		if len(nodes) != len(want) {
+		if listed != len(want) {
 			c.mu.RUnlock()
 			return nil, slurmErr(errnoNodeConfigUnavail)
+		}
+		// A -N above the list's count adds the job's first other nodes (the list's are
+		// required, not the only ones).
+		others := 0
+		if r.MinNodes != wire.NoVal && int(r.MinNodes) > listed {
+			others = int(r.MinNodes) - listed
+		}
+		for i, n := range j.Nodes {
+			if inList(want, n) || others > 0 && !inList(exc, n) {
+				if !inList(want, n) {
+					others--
+				}
+				nodes, cpus = append(nodes, n), append(cpus, j.CPUsPerNode[i])
+			}
 		}
 		jobNodes, jobCPUs = nodes, cpus
 		if r.MinNodes == 0 || r.MinNodes == wire.NoVal {
 			r.MinNodes = uint32(len(nodes))
 		}
+	}
+	if len(exc) > 0 {
+		var nodes []string
+		var cpus []uint32
+		for i, n := range jobNodes {
+			if !inList(exc, n) {
+				nodes, cpus = append(nodes, n), append(cpus, jobCPUs[i])
+			}
+		}
+		jobNodes, jobCPUs = nodes, cpus
 	}
 	if rel := r.Relative; rel != 0 && rel != wire.NoVal {
 		// srun -r: the step starts at that node of the allocation.
@@ -283,7 +319,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 				return placeArbitrary(nodes, cpus, used, arbitrary, jobTotal, r)
 			}
 		}
-		a, err := place(jobNodes, jobCPUs, used, sreq)
+		a, err := place(jobNodes, jobCPUs, used, stepRange(sreq, r.MaxNodes, jobNodes, jobCPUs, used))
 		if err != nil {
 			return a, err
 		}
@@ -411,4 +447,24 @@ func (c *Controller) handleCompleteJobAlloc(ctx context.Context, req *wire.Reque
 	c.log.Info("allocation released", "job", r.JobID, "state", ch.state.String(), "status", r.ExitCode)
 	c.wake()
 	return nil, nil
+}
+
+// stepRange is a step's request with -N min-max aimed at its maximum, as far as the job has
+// nodes with CPUs free for it (Slurm's _opt_node_cnt), never more nodes than tasks.
+func stepRange(r stepRequest, maxNodes uint32, nodes []string, cpus []uint32, used map[string]uint32) stepRequest {
+	if maxNodes == wire.NoVal || maxNodes <= r.minNodes {
+		return r
+	}
+	var avail uint32
+	for i, n := range nodes {
+		if r.overlap || used[n] < cpus[i] {
+			avail++
+		}
+	}
+	target := min(maxNodes, avail)
+	if r.numTasks > 0 {
+		target = min(target, r.numTasks)
+	}
+	r.minNodes = max(r.minNodes, target)
+	return r
 }

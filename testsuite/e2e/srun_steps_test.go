@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -210,4 +211,49 @@ func TestSrunPlaneAndArbitrary(t *testing.T) {
 func rankOf(line string) int {
 	n, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(line, ":", 2)[0]))
 	return n
+}
+
+// TestSrunStepNodesInAllocation: inside an allocation of four nodes, srun places steps as
+// Slurm 22.05 did on the reference (each line below is what the same command printed there):
+// -x leaves its nodes out (and says so when -N cannot be met), -N min-max spans the maximum
+// with a task per node, -w with a larger -N adds the job's first other nodes, -c without -n
+// runs as many tasks as the allocation's CPUs hold; a job of -N1-3 gets three free nodes.
+func TestSrunStepNodesInAllocation(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 4, CPUsPerNode: 4})
+	// Each line: how many tasks ran on each step node list, or srun's lines (sorted).
+	steps := []struct{ args, want string }{
+		{"-x n1", "3 n[2-4]"},
+		{"-x n1 -N1-2", "2 n[2-3]"},
+		{"-N1-2", "2 n[1-2]"},
+		{"-w n2 -N2", "2 n[1-2]"},
+		{"-w n[2-3] -n1", "1 n2;1 srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1"},
+		{"-c2", "8 n[1-4]"},
+		{"-x n1,n2,n3,n4", "1 srun: error: Hostlist is empty!  Can't run job."},
+		{"-x n[1-2] -N3", "1 srun: error: Are required nodes explicitly excluded?;1 srun: error: Only allocated 2 nodes asked for 3"},
+	}
+	var script strings.Builder
+	// The allocation's node count is left out of the environment, as the reference was run.
+	script.WriteString("unset SLURM_NNODES SLURM_JOB_NUM_NODES SLURM_NTASKS SLURM_NPROCS SLURM_NTASKS_PER_NODE\n")
+	for _, s := range steps {
+		fmt.Fprintf(&script, "r=$(srun %s printenv SLURM_STEP_NODELIST 2>&1 | sort | uniq -c | sed 's/^ *//' | paste -sd';'); echo \"$r\"\n", s.args)
+	}
+	out, errOut, code := c.Run(t, "salloc", "-N4", "--ntasks-per-node=4", "-Q", "bash", "-c", script.String())
+	if code != 0 {
+		t.Fatalf("salloc: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, s := range steps {
+		got := ""
+		if i < len(lines) {
+			got = lines[i]
+		}
+		if got != s.want {
+			t.Errorf("srun %s: %q, want %q", s.args, got, s.want)
+		}
+	}
+	out, errOut, code = c.Run(t, "salloc", "-N1-3", "-Q", "bash", "-c", "echo $SLURM_NNODES $SLURM_JOB_NODELIST; srun hostname | wc -l")
+	if want := "3 n[1-3]\n3\n"; code != 0 || out != want {
+		t.Errorf("salloc -N1-3: exit %d, %q (%s), want %q", code, out, errOut, want)
+	}
 }
