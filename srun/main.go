@@ -205,13 +205,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 		s.alloc = info
-		say := func(msg string) { fmt.Fprintf(stderr, "srun: error: %s\n", msg) }
-		if !stepInAllocation(o, info, say) { // step_in_alloc.go
-			return 1
-		}
 	}
 	s.jobID = uint32(jobID)
 	s.printJobInformation(ctx, s.alloc) // verbose.go
+	if inAlloc {
+		say := func(msg string) { fmt.Fprintf(stderr, "srun: error: %s\n", msg) }
+		if o.spec != nil && !o.spec.Begin.IsZero() {
+			say("--begin is ignored because nodes are already allocated.")
+		}
+		if !stepInAllocation(o, s.alloc, say) { // step_in_alloc.go
+			return 1
+		}
+	}
 	if code := s.becomeUser(); code != 0 {
 		if s.allocated {
 			// Slurm's srun dies here and leaves its allocation to time out; it goes back.
@@ -443,7 +448,7 @@ func (s *session) release(ctx context.Context, code int) {
 func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	o := s.opts
 	req := &wire.StepCreateRequest{JobID: s.jobID, NumTasks: o.ntasks, MinNodes: o.nodes, Relative: o.spec.Relative,
-		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist, ExcNodes: o.spec.Exclude,
+		TasksPerNode: o.tasksPerNode, CPUsPerTask: o.cpusPerTask, Name: stepName(o), NodeList: o.nodelist, ExcNodes: o.spec.Exclude, Features: o.spec.Constraint,
 		SrunHost: shortHostname(), SrunPid: uint32(os.Getpid()), Gres: o.spec.Gres, // for scontrol show step; --gres checked against the job's
 		Overcommit: o.spec.Overcommit, PlaneSize: planeSize(&o.spec.Site)}
 	if nodeDistribution(o.spec.Site.Distribution) == "arbitrary" {
@@ -453,7 +458,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		req.MaxNodes = min(o.spec.MaxNodes, uint32(len(s.alloc.Nodes))) // launch.c: at most the allocation's
 	}
 	if s.allocated {
-		req.NodeList, req.ExcNodes = "", "" // the allocation honoured them
+		req.NodeList, req.ExcNodes, req.Features = "", "", "" // the allocation honoured them
 		if s.alloc != nil && uint32(len(s.alloc.Nodes)) > req.MinNodes {
 			req.MinNodes = uint32(len(s.alloc.Nodes)) // -N min-max, --spread-job: the step spans the allocation
 		}

@@ -89,26 +89,13 @@ func parseArgs(args []string, env []string) (*options, error) {
 }
 
 // refuseUnhonoured refuses options the shared table implements for sbatch but Orbit's srun
-// does not honour yet, so none is silently ignored. The job-level ones pass to the
-// allocation srun makes (jobDesc); for a step inside an allocation they are refused, but
-// --licenses, which Slurm 22.05's step request does not carry (steps take no licenses).
+// does not honour yet, so none is silently ignored. Inside an allocation Slurm's srun
+// ignores the job-level options a step request does not carry (--dependency, --deadline,
+// --hold, --mincpus, --exclusive=user, --licenses; --begin with a line, stepInAllocation),
+// and so does Orbit's.
 func refuseUnhonoured(js *jobspec.JobSpec) error {
-	inAlloc := js.JobID != ""
-	for _, c := range []struct {
-		given bool
-		name  string
-	}{
-		{js.Dependency != "" && inAlloc, "--dependency inside an allocation"},
-		{!js.Begin.IsZero() && inAlloc, "--begin inside an allocation"},
-		{!js.Deadline.IsZero() && inAlloc, "--deadline inside an allocation"},
-		{js.Hold && inAlloc, "--hold inside an allocation"},
-		{js.MinCPUs != jobspec.NoVal && inAlloc, "--mincpus inside an allocation"},
-		{js.Exclusive == jobspec.SharedUser && inAlloc, "--exclusive=user inside an allocation"}, {js.Exclusive == jobspec.SharedMCS, "--exclusive=mcs"},
-		{js.Constraint != "" && inAlloc, "--constraint inside an allocation"},
-	} {
-		if c.given {
-			return &compatopts.Error{Stderr: "srun: error: " + c.name + " is not supported by Orbit's srun yet\n", ExitCode: 1}
-		}
+	if js.Exclusive == jobspec.SharedMCS {
+		return &compatopts.Error{Stderr: "srun: error: --exclusive=mcs is not supported by Orbit's srun yet\n", ExitCode: 1}
 	}
 	return refuseSiteOptions(js)
 }

@@ -98,18 +98,27 @@ func TestParseArgs_Memory(t *testing.T) {
 	}
 }
 
+// TestParseArgs_InAllocation: inside an allocation the job-level options a step request does
+// not carry are accepted and ignored, as Slurm 22.05's srun does (the reference ran the step
+// for each); --constraint and --exclude go to the step.
+func TestParseArgs_InAllocation(t *testing.T) {
+	for _, args := range [][]string{{"--dependency=afterok:1"}, {"--deadline=now+1hour"}, {"-H"}, {"--mincpus=2"},
+		{"--exclusive=user"}, {"--begin=now+60"}, {"--constraint=ib"}, {"-x", "n1"}} {
+		if _, err := parseArgs(append(args, "true"), []string{"SLURM_JOB_ID=7"}); err != nil {
+			t.Errorf("%q inside an allocation: %v", args, err)
+		}
+	}
+}
+
 func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 	// The shared table implements these for sbatch; srun must refuse them by name, never
-	// ignore them, and so must it refuse options Orbit implements nowhere yet. The job's
-	// options pass to the allocation srun makes; inside one (SLURM_JOB_ID) they are refused.
-	inAlloc := []string{"SLURM_JOB_ID=7"}
+	// ignore them, and so must it refuse options Orbit implements nowhere yet.
 	for _, c := range []struct {
 		args []string
 		env  []string
 		want string
 	}{
-		{[]string{"--dependency=afterok:1", "true"}, inAlloc, "srun: error: --dependency inside an allocation is not supported by Orbit's srun yet\n"},
-		{[]string{"--constraint=ib", "true"}, inAlloc, "srun: error: --constraint inside an allocation is not supported by Orbit's srun yet\n"},
+		{[]string{"--exclusive=mcs", "true"}, nil, "srun: error: --exclusive=mcs is not supported by Orbit's srun yet\n"},
 		{[]string{"--bcast-exclude=/lib", "true"}, nil, "srun: error: --bcast-exclude is not supported by Orbit yet\n"},
 	} {
 		_, err := parseArgs(c.args, c.env)

@@ -62,6 +62,9 @@ type StepCreateRequest struct {
 	// MaxNodes is -N's maximum (0: none): the step spans that many nodes where the job has
 	// them free, as Slurm's step_mgr aims at the maximum of a node range.
 	MaxNodes uint32 `codec:"max_nodes,omitempty"`
+	// Features is --constraint: the step runs on the job's nodes having those (active)
+	// features; while the job has too few of them the step waits, as Slurm's does.
+	Features string `codec:"features,omitempty"`
 	// ExcNodes is -x: nodes the step must not use (each must be a node of the cluster).
 	ExcNodes string `codec:"exc_nodes,omitempty"`
 	// SrunHost and SrunPid are where the srun creating the step runs (its short host name

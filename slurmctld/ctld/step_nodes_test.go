@@ -62,9 +62,44 @@ func TestStepNodes(t *testing.T) {
 			t.Errorf("%s: nodes %v, %v; want %v", c.name, got, err, c.want)
 		}
 	}
+	// --constraint: the job's nodes with every listed feature; other forms, or too few such
+	// nodes, keep the step waiting (busy), as on the reference.
+	for nodes, feat := range map[string]string{"n2": "gpu", "n3": "big,gpu"} {
+		if err := f.call(0, wire.MsgUpdateNode, &wire.UpdateNodeRequest{NodeNames: nodes, Features: &feat}, new(wire.OK)); err != nil {
+			t.Fatalf("update %s AvailableFeatures=%s: %v", nodes, feat, err)
+		}
+	}
+	for _, c := range []struct {
+		features string
+		nodes    uint32
+		want     []string
+	}{
+		{"gpu", 1, []string{"n2"}},
+		{"gpu", 2, []string{"n2", "n3"}},
+		{"big&gpu", 1, []string{"n3"}},
+		{"gpu,big", 1, []string{"n3"}},
+		{"gpu", 3, nil},
+		{"gpu|big", 1, nil},
+		{"[gpu|big]", 1, nil},
+	} {
+		got, err := step(wire.StepCreateRequest{NumTasks: c.nodes, MinNodes: c.nodes, Features: c.features})
+		if c.want == nil {
+			if !isErrno(err, wire.ErrnoNodesBusy) {
+				t.Errorf("-C %s -N%d: %v %v; want Requested nodes are busy", c.features, c.nodes, got, err)
+			}
+		} else if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("-C %s -N%d: nodes %v, %v; want %v", c.features, c.nodes, got, err, c.want)
+		}
+	}
 	_, err := step(wire.StepCreateRequest{NumTasks: 1, MinNodes: 1, ExcNodes: "vm"})
 	var we *wire.Error
 	if !errors.As(err, &we) || we.Text != "Invalid node name specified" {
 		t.Errorf("-x naming no node: %v; want Invalid node name specified", err)
 	}
+}
+
+// isErrno says whether err is a Slurm error with that errno.
+func isErrno(err error, errno int32) bool {
+	var we *wire.Error
+	return errors.As(err, &we) && we.Errno == errno
 }

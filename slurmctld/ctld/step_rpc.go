@@ -5,6 +5,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
@@ -284,6 +285,13 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		}
 		jobNodes, jobCPUs = nodes, cpus
 	}
+	if r.Features != "" {
+		var err error
+		if jobNodes, jobCPUs, err = c.t.stepFeatureNodes(r.Features, r.MinNodes, jobNodes, jobCPUs); err != nil {
+			c.mu.RUnlock()
+			return nil, err
+		}
+	}
 	if rel := r.Relative; rel != 0 && rel != wire.NoVal {
 		// srun -r: the step starts at that node of the allocation.
 		if rel >= uint32(len(jobNodes)) {
@@ -467,4 +475,32 @@ func stepRange(r stepRequest, maxNodes uint32, nodes []string, cpus []uint32, us
 	}
 	r.minNodes = max(r.minNodes, target)
 	return r
+}
+
+// stepFeatureNodes is the job's nodes a step with --constraint may use: those whose active
+// features include every feature of the list (a&b, a,b). Fewer such nodes than the step's
+// minimum keep the step waiting (busy), as Slurm's step_mgr does, whose srun retries until
+// the job ends; so does every other form (a|b, [a|b], counts, which Slurm 22.05's steps
+// never satisfy, as the reference showed).
+func (t *tables) stepFeatureNodes(features string, minNodes uint32, nodes []string, cpus []uint32) ([]string, []uint32, error) {
+	if strings.ContainsAny(features, "|[]()*") {
+		return nil, nil, errStepBusy
+	}
+	want := strings.FieldsFunc(features, func(r rune) bool { return r == '&' || r == ',' })
+	var keep []string
+	var keepCPUs []uint32
+	for i, n := range nodes {
+		e := t.nodes[n]
+		if e == nil {
+			continue
+		}
+		have := e.activeFeatures()
+		if !slices.ContainsFunc(want, func(f string) bool { return !slices.Contains(have, f) }) {
+			keep, keepCPUs = append(keep, n), append(keepCPUs, cpus[i])
+		}
+	}
+	if len(keep) == 0 || minNodes != wire.NoVal && uint32(len(keep)) < minNodes {
+		return nil, nil, errStepBusy
+	}
+	return keep, keepCPUs, nil
 }
