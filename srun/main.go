@@ -569,6 +569,12 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	sigs := &stepSignals{s: s, step: step, copts: copts, relay: relay, quit: o.spec.QuitOnInterrupt,
 		noStatus: o.spec.DisableStatus} // interrupt.go
 	relay.cancelled = sigs.stepCancelled
+	if o.spec.DebuggerTest {
+		relay.procs = &proctable{pids: map[uint32]uint32{}, tasks: step.NumTasks, executable: o.argv[0], nodeOf: relay.nodeOfRank}
+		if !o.spec.Quiet {
+			relay.procs.out = s.stderr
+		}
+	}
 	if w := o.spec.MaxWait; w > 0 {
 		relay.firstEnd = func() { sigs.waitLimit(ctx, w) }
 	}
@@ -603,7 +609,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug,
-		GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
+		ParallelDebug: o.spec.DebuggerTest, GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
 	if pty != nil {
 		common.Pty, common.PtyRows, common.PtyCols = true, pty.rows, pty.cols
 		defer pty.follow(relay.sendWinsize)()

@@ -67,6 +67,8 @@ type relay struct {
 	// givenUp, when set, says whether srun has given the step up (a signal's end is then
 	// not reported early).
 	givenUp func() bool
+	// procs, for srun --debugger-test, gathers the stopped tasks' pids (debugger.go).
+	procs *proctable
 }
 
 func newRelay(ln net.Listener, key []byte, step *wire.StepCreateReply, stdout, stderr io.Writer, label bool,
@@ -196,6 +198,10 @@ func (r *relay) serve(c net.Conn) {
 				if ws := syscall.WaitStatus(st); r.badExit != nil && (ws.Signaled() || ws.ExitStatus() != 0) {
 					r.badExitOnce.Do(func() { r.badExit(e) })
 				}
+			}
+		case stepio.Pid:
+			if r.procs != nil {
+				r.procs.add(f.Rank, f.Data)
 			}
 		case stepio.Failed:
 			if int(f.Rank) < len(r.step.Nodes) {

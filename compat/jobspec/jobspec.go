@@ -184,6 +184,9 @@ type JobSpec struct {
 	Label bool // -l/--label: prefix each output line with its task number
 	// Unbuffered is srun -u: output reaches srun as the task writes it (Orbit's always does).
 	Unbuffered bool
+	// DebuggerTest is srun --debugger-test: the tasks start stopped at their exec, as for a
+	// parallel debugger, and srun prints where each is (task, host, pid, executable).
+	DebuggerTest bool
 	// MultiProg is srun --multi-prog: Argv[0] is the configuration file, Argv[1:] are
 	// arguments appended to every task's command.
 	MultiProg bool

@@ -358,6 +358,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.QuitOnInterrupt = true
 	case "disable-status":
 		js.DisableStatus = true
+	case "debugger-test":
+		js.DebuggerTest = true
 	case "cpu-bind", "cpu_bind":
 		js.CPUBind, js.CPUBindSet = val, true
 		a.memBy["cpu-bind"] = src // a rival of --hint (siteopts.go verifyHint)

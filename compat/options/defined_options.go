@@ -126,7 +126,7 @@ var definedRows = []definedRow{
 	row("cpus-per-gpu", intArg),
 	row("cpus-per-task", intArg),
 	row("deadline", func(d *dump, _ jobspec.DefinedOption) string { return d.timeStr(d.js.Deadline) }),
-	row("debugger-test", nil),
+	row("debugger-test", set),
 	row("delay-boot", func(d *dump, _ jobspec.DefinedOption) string { return secsText(d.js.Site.DelayBoot) }),
 	never("environment"),
 	row("dependency", raw),

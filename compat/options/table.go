@@ -67,7 +67,7 @@ var Table = []Option{
 	{ID: "cpus-per-gpu", Name: "cpus-per-gpu", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "cpus-per-task", Name: "cpus-per-task", Short: 'c', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "deadline", Name: "deadline", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
-	{ID: "debugger-test", Name: "debugger-test", Arg: ArgNone, Cmds: Srun},
+	{ID: "debugger-test", Name: "debugger-test", Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "delay-boot", Name: "delay-boot", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "dependency", Name: "dependency", Short: 'd', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "disable-status", Name: "disable-status", Short: 'X', Arg: ArgNone, Cmds: Srun, Implemented: true},

@@ -190,6 +190,9 @@ type LaunchTasks struct {
 	// SlurmdDebug is srun --slurmd-debug, a Slurm log level (compat/loglevel; 0 = none):
 	// slurmstepd logs to the first task's stderr at that level above error.
 	SlurmdDebug uint16 `codec:"slurmd_debug,omitempty"`
+	// ParallelDebug starts the tasks stopped at their exec for a debugger (srun
+	// --debugger-test), and slurmstepd tells srun each task's pid (stepio.Pid).
+	ParallelDebug bool `codec:"parallel_debug,omitempty"`
 	// SrunAlloc says srun created the job's allocation for this step (not inside salloc or
 	// a batch job): if srun is lost while the step runs, the job is cancelled, as Slurm's
 	// srun shepherd cancels it.

@@ -53,9 +53,10 @@ type Job struct {
 	// Contiguous is --contiguous: the job's nodes are consecutive ones.
 	Contiguous bool   `codec:"contiguous,omitempty"`
 	NumTasks   uint32 `codec:"num_tasks"`
-	// TasksUnset says the job gave no task count (-n, --ntasks-per-node): NumTasks is then
-	// one per node of its minimum, and of a node range it takes as many nodes as it can.
-	TasksUnset   bool   `codec:"tasks_unset,omitempty"`
+	// ReqTasks is the task count the job asked for (-n, or --ntasks-per-node per node; 0
+	// when neither): a node range takes no more nodes than that, and without it as many
+	// nodes as it can. NumTasks, the count placed, differs with -O and without a count.
+	ReqTasks     uint32 `codec:"req_tasks,omitempty"`
 	CPUsPerTask  uint32 `codec:"cpus_per_task"`
 	TasksPerNode uint32 `codec:"ntasks_per_node"` // 0 = not given
 	MinCPUs      uint32 `codec:"min_cpus"`        // --mincpus: CPUs needed on each node, 0 = not given

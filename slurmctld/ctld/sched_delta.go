@@ -144,7 +144,7 @@ func schedJob(j *jobRecord, pending bool, reason states.Reason) scheduler.Job {
 		UseMinNodes:  j.descFlag(descUseMinNodes),
 		Contiguous:   j.descFlag(descContiguous),
 		NumTasks:     j.NumTasks,
-		TasksUnset:   j.requestedTasks() == 0,
+		ReqTasks:     j.requestedTasks(),
 		CPUsPerTask:  j.CPUsPerTask,
 		TasksPerNode: j.TasksPerNod,
 		MinCPUs:      uint32(j.descUint(descMinCPUs)),

@@ -168,7 +168,7 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem, shares bool
 	if j.descFlag(descContiguous) {
 		choose = selection.ChooseContiguous
 	}
-	picked, ok := choose(caps, pos, weights, isNamed, j.MinNodes, j.MaxNodes, want, j.NumTasks, j.requestedTasks() != 0)
+	picked, ok := choose(caps, pos, weights, isNamed, j.MinNodes, j.MaxNodes, want, j.NumTasks, j.requestedTasks())
 	if !ok {
 		return allocation{}, false
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"log/slog"
@@ -210,6 +211,12 @@ func startShare(l *stepdlaunch.Step, mux *stepio.Mux, group string, log *slog.Lo
 		return nil, &stepdlaunch.StepFailure{Errno: errnoExecveFailed, Text: "Slurmd could not execve job: " + err.Error()}
 	}
 	log.Debug("step started", "job", m.JobID, "step", m.StepID, "node", l.NodeName, "pids", step.Pids())
+	if m.ParallelDebug {
+		// srun prints where each stopped task is, for the debugger (MPIR_proctable).
+		for i, pid := range step.Pids() {
+			sink.write(stepio.Pid, uint32(spec.Tasks[i].Rank), binary.BigEndian.AppendUint32(nil, uint32(pid)))
+		}
+	}
 	if m.Pty {
 		out.OnWinsize(func(rows, cols uint16) { step.SetWinsize(stepd.Winsize{Rows: rows, Cols: cols}) })
 	}
@@ -321,6 +328,7 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 		UID: m.UserID, GID: m.GroupID, WorkDir: workDir, Env: env, KillWait: killWait,
 		LimitAtController: true, // the step ends with its job, at the controller's word
 		TaskPidEnv:        "SLURM_TASK_PID",
+		StopAtExec:        m.ParallelDebug,
 		TaskScripts: stepd.TaskScripts{Prolog: l.TaskProlog, Epilog: l.TaskEpilog,
 			UserProlog: m.TaskProlog, UserEpilog: m.TaskEpilog},
 	}

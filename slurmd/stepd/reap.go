@@ -114,7 +114,9 @@ func reaper() {
 		}
 		pid := siginfoPid(&info)
 		var ws unix.WaitStatus
-		if _, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil); err == nil {
+		// A task started stopped (StopAtExec) may have shown its tracing stop, taken since
+		// by taskexec: nothing is reaped then, and a stop is no end.
+		if got, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil); err == nil && got == pid && !ws.Stopped() {
 			if ch, ok := reg.waiters[pid]; ok {
 				ch <- ws
 				delete(reg.waiters, pid)

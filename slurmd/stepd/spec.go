@@ -60,6 +60,10 @@ type StepSpec struct {
 	// (slurmd/taskexec), so a task is one exec, as in Slurm.
 	TaskPidEnv string
 
+	// StopAtExec starts every task stopped at its exec (srun --debugger-test, Slurm's
+	// parallel debug launch): the tasks run no further; the step ends when it is killed.
+	StopAtExec bool
+
 	// ControlSocket is the path the supervisor will serve; recorded in the state file. Empty:
 	// Slurm's name, <Spool>/<NodeName>_<JobID>.<StepID> (the batch step as 4294967294).
 	ControlSocket string

@@ -418,7 +418,7 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 	// (TaskPidEnv to its pid, Task.Env) in the child (see slurmd/taskexec).
 	p := &taskexec.Proc{Path: t.Argv[0], Argv: t.Argv, Env: s.spec.Env, Extra: t.Env, PidVar: s.spec.TaskPidEnv,
 		Dir: cwd, Files: [3]uintptr{st.child[0].Fd(), st.child[1].Fd(), st.child[2].Fd()}, Setsid: true,
-		Rlimits: s.spec.taskRlimits()}
+		Rlimits: s.spec.taskRlimits(), StopAtExec: s.spec.StopAtExec}
 	// A root job's batch script keeps the supervisor's own credentials, whatever group the
 	// job has (sbatch --gid as root), as Slurm's batch step does; its files are still
 	// created with the job's group (asUser). (Slurm's srun tasks of such a job get the

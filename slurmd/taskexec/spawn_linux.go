@@ -11,6 +11,7 @@ package taskexec
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -46,6 +47,7 @@ struct orbit_spawn {
 	int ninherit;
 	int setsid;
 	int ctty;             // make stdin (a terminal) the controlling terminal, after setsid
+	int traceme;          // stop at exec, traced by the parent (srun --debugger-test)
 	int setcred;
 	unsigned int uid, gid;
 	int ngroups;
@@ -140,6 +142,8 @@ static int orbit_taskexec_child(void *arg) {
 	sigset_t none;
 	sigemptyset(&none);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, _NSIG / 8);
+	if (s->traceme && syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0) < 0)
+		goto fail;
 	execve(s->path, s->argv, s->envp);
 fail:
 	s->err = errno;
@@ -175,6 +179,7 @@ static int orbit_taskexec_spawn(struct orbit_spawn *s) {
 import "C"
 
 import (
+	"runtime"
 	"syscall"
 	"unsafe"
 )
@@ -251,6 +256,9 @@ func Start(p *Proc) (int, error) {
 	if p.Ctty {
 		s.ctty = 1
 	}
+	if p.StopAtExec {
+		s.traceme = 1
+	}
 	if c := p.Cred; c != nil {
 		s.setcred, s.uid, s.gid, s.ngroups = 1, C.uint(c.UID), C.uint(c.GID), C.int(len(c.Groups))
 		if len(c.Groups) > 0 {
@@ -287,13 +295,42 @@ func Start(p *Proc) (int, error) {
 	}
 	// As syscall.ForkExec: no other goroutine creates a descriptor without close-on-exec
 	// while the child could inherit it.
+	if p.StopAtExec {
+		// The tracer is the thread that starts the task: the same one must take its stop.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	syscall.ForkLock.Lock()
 	pid := C.orbit_taskexec_spawn(s)
 	syscall.ForkLock.Unlock()
 	if pid < 0 {
 		return 0, syscall.Errno(-pid)
 	}
+	if p.StopAtExec {
+		stopUntraced(int(pid))
+	}
 	return int(pid), nil
+}
+
+// stopUntraced turns a task's tracing stop at exec into a plain stop, as Slurm's
+// pdebug_trace_process does: it waits for the stop, sends SIGSTOP and detaches, so the task
+// stays stopped, untraced, for a debugger to attach, and SIGCONT and SIGTERM end it as any
+// stopped process. Should the task not stop (killed meanwhile), its end is left to whoever
+// waits for it.
+func stopUntraced(pid int) {
+	var ws syscall.WaitStatus
+	for {
+		got, err := syscall.Wait4(pid, &ws, syscall.WUNTRACED, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || got != pid || !ws.Stopped() {
+			return
+		}
+		break
+	}
+	syscall.Kill(pid, syscall.SIGSTOP)
+	syscall.PtraceDetach(pid)
 }
 
 // Supported says Start can start tasks in this build.

@@ -36,7 +36,11 @@ type Proc struct {
 	// Ctty makes the child's stdin, a terminal (srun --pty), its controlling terminal once
 	// Setsid has made it a session leader.
 	Ctty bool
-	Cred *Cred
+	// StopAtExec leaves the task stopped as it execs, traced by the thread that started it,
+	// for a parallel debugger to attach (srun --debugger-test); it runs no further unless
+	// a tracer resumes it, and a kill ends it.
+	StopAtExec bool
+	Cred       *Cred
 	// Rlimits are soft limits the child sets after it has become Cred's user and wired its
 	// streams, just before exec (Slurm's set_user_limits in exec_task); they apply to the
 	// task and everything it starts, and leave the caller's own limits alone.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // run starts p with stdout and stderr to a pipe and returns what it wrote and its status.
@@ -215,5 +216,53 @@ func TestStart_InheritKeepsOnlyTheNamedDescriptor(t *testing.T) {
 	}
 	if _, err := Start(&Proc{Path: "/bin/true", Argv: []string{"true"}, Files: [3]uintptr{0, 1, 2}, Inherit: []uintptr{1}}); err == nil {
 		t.Fatal("Start inherited a standard stream number; want EBADF")
+	}
+}
+
+// TestStart_StopAtExec: a task started for a parallel debugger stops as it execs and is
+// left stopped and untraced ("T" in /proc, as Slurm's pdebug_trace_process leaves it),
+// writes nothing, and ends of SIGTERM and SIGCONT as any stopped process.
+func TestStart_StopAtExec(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	pid, err := Start(&Proc{Path: "/bin/echo", Argv: []string{"echo", "ran"}, Files: [3]uintptr{null.Fd(), w.Fd(), w.Fd()}, StopAtExec: true})
+	w.Close()
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	var state []string
+	for i := 0; i < 200; i++ { // the SIGSTOP takes effect as the task leaves its trace stop
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if state = strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(state) > 0 && state[0] == "T" {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(state) == 0 || state[0] != "T" {
+		t.Errorf("state %q; want T (stopped)", state)
+	}
+	// SIGTERM first: it is delivered as SIGCONT resumes the task, before it runs anything.
+	syscall.Kill(pid, syscall.SIGTERM)
+	syscall.Kill(pid, syscall.SIGCONT)
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Fatalf("after SIGTERM and SIGCONT: %v %v; want ended by SIGTERM", ws, err)
+	}
+	var out bytes.Buffer
+	out.ReadFrom(r)
+	if out.Len() != 0 {
+		t.Errorf("a stopped task wrote %q", out.String())
 	}
 }

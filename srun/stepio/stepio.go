@@ -60,6 +60,9 @@ const (
 	// Winsize: srun → node, srun's terminal changed size (srun --pty); rank is the node id,
 	// data the rows and columns (two uint16).
 	Winsize byte = 14
+	// Pid: node → srun, task rank started as process data (uint32), sent for a parallel
+	// debug launch (srun --debugger-test), whose tasks wait stopped at their exec.
+	Pid byte = 15
 )
 
 // MaxData bounds one frame's data, so a peer cannot make the other allocate without limit.
@@ -145,7 +148,7 @@ func (r *Reader) Read() (Frame, error) {
 		return Frame{}, err
 	}
 	f := Frame{Type: h[0], Rank: binary.BigEndian.Uint32(h[1:])}
-	if f.Type < Hello || f.Type > Winsize {
+	if f.Type < Hello || f.Type > Pid {
 		return Frame{}, fmt.Errorf("%w: unknown type %d", ErrFrame, f.Type)
 	}
 	n := binary.BigEndian.Uint32(h[5:])

@@ -257,3 +257,29 @@ func TestSrunStepNodesInAllocation(t *testing.T) {
 		t.Errorf("salloc -N1-3: exit %d, %q (%s), want %q", code, out, errOut, want)
 	}
 }
+
+// TestSrunDebuggerTest: srun --debugger-test starts the tasks stopped at their exec, as for
+// a parallel debugger, and prints where each is ("task:N, host:NODE, pid:PID,
+// executable:NAME", Slurm's proctable lines, as the reference printed them); the tasks run
+// nothing until the step is cancelled (on Slurm they wait for the time limit).
+func TestSrunDebuggerTest(t *testing.T) {
+	testbin.Path(t, "srun")
+	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 2})
+	script := `srun -N2 -n4 --debugger-test touch ran 2> dbg.err &
+for i in $(seq 300); do [ "$(grep -c 'task:' dbg.err)" = 4 ] && break; sleep 0.1; done
+for pid in $(sed -n 's/.*pid:\([0-9]*\),.*/\1/p' dbg.err); do awk '{print $3}' /proc/$pid/stat; done
+scancel $SLURM_JOB_ID.0
+wait
+sed 's/pid:[0-9]*/pid:PID/' dbg.err | grep -v CANCELLED | sort
+ls ran 2>&1 | sed 's/.*cannot access.*/no ran/'
+`
+	out, errOut, code := c.Run(t, "salloc", "-N2", "-n4", "-Q", "bash", "-c", script)
+	want := "T\nT\nT\nT\n" + "srun: Job step aborted: Waiting up to 4 seconds for job step to finish.\n" +
+		"srun: error: n1: tasks 0-1: Killed\nsrun: error: n2: tasks 2-3: Killed\n" +
+		"srun: task:0, host:n1, pid:PID, executable:touch\nsrun: task:1, host:n1, pid:PID, executable:touch\n" +
+		"srun: task:2, host:n2, pid:PID, executable:touch\nsrun: task:3, host:n2, pid:PID, executable:touch\n" +
+		"no ran\n"
+	if code != 0 || out != want {
+		t.Errorf("salloc: exit %d, stdout\n%s\nwant\n%s\nstderr %s", code, out, want, errOut)
+	}
+}

@@ -21,25 +21,28 @@ import "slices"
 // configuration order; pos are their positions in the configuration, so that a gap ends a
 // run; weights their Weight= (nil: all equal); req marks the named nodes (nil: none), each
 // of which must have room. want is the node count the job aims at (its -N maximum, else
-// its minimum); maxNodes 0 means no maximum. A job takes no more nodes than it has tasks
-// when it gave a task count (tasksGiven: -n or --ntasks-per-node, as Slurm's commands lower
-// the maximum to the tasks); without one, tasks is its minimum node count and a node range
-// is filled up to its maximum ("as many nodes as possible within the range"). It returns
-// the indexes into caps of the chosen nodes, in order.
-func ChooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32, tasksGiven bool) ([]int, bool) {
-	return chooseNodes(caps, pos, weights, req, minNodes, maxNodes, want, tasks, tasksGiven, false)
+// its minimum); maxNodes 0 means no maximum. A job takes no more nodes than the tasks it
+// asked for (reqTasks: -n, or --ntasks-per-node per node, as Slurm's commands lower the
+// maximum to the tasks); without them (0), a node range is filled up to its maximum ("as
+// many nodes as possible within the range"). It returns the indexes into caps of the
+// chosen nodes, in order.
+func ChooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks, reqTasks uint32) ([]int, bool) {
+	return chooseNodes(caps, pos, weights, req, minNodes, maxNodes, want, tasks, reqTasks, false)
 }
 
 // ChooseContiguous is ChooseNodes for a job with --contiguous: its nodes are one run of
 // consecutive nodes (weights do not split runs), the first run that can hold it, the one
 // with all its named nodes when it names some.
-func ChooseContiguous(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32, tasksGiven bool) ([]int, bool) {
-	return chooseNodes(caps, pos, weights, req, minNodes, maxNodes, want, tasks, tasksGiven, true)
+func ChooseContiguous(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks, reqTasks uint32) ([]int, bool) {
+	return chooseNodes(caps, pos, weights, req, minNodes, maxNodes, want, tasks, reqTasks, true)
 }
 
-func chooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks uint32, tasksGiven, contiguous bool) ([]int, bool) {
-	if maxNodes == 0 || tasksGiven && maxNodes > max(tasks, minNodes) {
+func chooseNodes(caps []uint32, pos []int, weights []uint64, req []bool, minNodes, maxNodes, want, tasks, reqTasks uint32, contiguous bool) ([]int, bool) {
+	switch {
+	case maxNodes == 0:
 		maxNodes = max(tasks, minNodes)
+	case reqTasks > 0 && maxNodes > max(reqTasks, minNodes):
+		maxNodes = max(reqTasks, minNodes)
 	}
 	var total uint64
 	var usable, mostRes uint32

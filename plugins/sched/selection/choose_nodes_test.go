@@ -40,7 +40,7 @@ func TestChooseNodes(t *testing.T) {
 				caps, at = append(caps, n), append(at, pos[i])
 			}
 		}
-		got, ok := ChooseNodes(caps, at, nil, nil, c.min, c.max, c.want, c.tasks, true)
+		got, ok := ChooseNodes(caps, at, nil, nil, c.min, c.max, c.want, c.tasks, c.tasks)
 		var nodes []int
 		for _, k := range got {
 			nodes = append(nodes, at[k])
@@ -65,13 +65,13 @@ func TestChooseNodes_Weights(t *testing.T) {
 		{3, 3, 3, 3, []int{0, 1, 2}},
 		{1, 0, 1, 200, []int{0, 1, 2, 3}},
 	} {
-		got, ok := ChooseNodes(caps, pos, weights, nil, c.min, c.max, c.want, c.tasks, true)
+		got, ok := ChooseNodes(caps, pos, weights, nil, c.min, c.max, c.want, c.tasks, c.tasks)
 		if !ok || !slices.Equal(got, c.chosen) {
 			t.Errorf("-N%d-%d -n%d: %v (ok %v), want %v", c.min, c.max, c.tasks, got, ok, c.chosen)
 		}
 	}
 	// n2 taken whole: the remaining weight-1 node first, then the others in order.
-	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint64{10, 1, 10}, nil, 3, 3, 3, 3, true)
+	got, ok := ChooseNodes([]uint32{64, 25, 64}, []int{0, 2, 3}, []uint64{10, 1, 10}, nil, 3, 3, 3, 3, 3)
 	if !ok || !slices.Equal(got, []int{0, 1, 2}) {
 		t.Errorf("-N3 -n3 beside a full n2: %v (ok %v), want n1, n3, n4", got, ok)
 	}
@@ -108,7 +108,7 @@ func TestChooseNodes_Named(t *testing.T) {
 				caps, at, req = append(caps, n), append(at, i), append(req, slices.Contains(c.named, i))
 			}
 		}
-		got, ok := ChooseNodes(caps, at, nil, req, c.min, c.max, c.want, c.tasks, true)
+		got, ok := ChooseNodes(caps, at, nil, req, c.min, c.max, c.want, c.tasks, c.tasks)
 		var nodes []int
 		for _, k := range got {
 			nodes = append(nodes, at[k])
@@ -171,7 +171,7 @@ func TestChooseContiguous(t *testing.T) {
 				req = append(req, c.req[i])
 			}
 		}
-		got, ok := ChooseContiguous(caps, pos, weights, req, c.min, c.max, c.want, c.tasks, true)
+		got, ok := ChooseContiguous(caps, pos, weights, req, c.min, c.max, c.want, c.tasks, c.tasks)
 		var nodes []int
 		for _, k := range got {
 			nodes = append(nodes, pos[k])
@@ -187,14 +187,14 @@ func TestChooseContiguous(t *testing.T) {
 // takes no more nodes than tasks.
 func TestChooseNodes_RangeWithoutTasks(t *testing.T) {
 	caps, pos := []uint32{64, 64, 64, 64}, []int{0, 1, 2, 3}
-	if got, ok := ChooseNodes(caps, pos, nil, nil, 1, 3, 3, 1, false); !ok || len(got) != 3 {
+	if got, ok := ChooseNodes(caps, pos, nil, nil, 1, 3, 3, 1, 0); !ok || len(got) != 3 {
 		t.Errorf("-N1-3 without tasks: %v %v; want three nodes", got, ok)
 	}
-	if got, ok := ChooseNodes(caps, pos, nil, nil, 1, 3, 3, 1, true); !ok || len(got) != 1 {
+	if got, ok := ChooseNodes(caps, pos, nil, nil, 1, 3, 3, 1, 1); !ok || len(got) != 1 {
 		t.Errorf("-N1-3 -n1: %v %v; want one node", got, ok)
 	}
 	// Only two nodes have room: the range takes them, its minimum being met.
-	if got, ok := ChooseNodes([]uint32{64, 0, 64, 0}, pos, nil, nil, 1, 3, 3, 1, false); !ok || len(got) != 2 {
+	if got, ok := ChooseNodes([]uint32{64, 0, 64, 0}, pos, nil, nil, 1, 3, 3, 1, 0); !ok || len(got) != 2 {
 		t.Errorf("-N1-3 without tasks on two free nodes: %v %v; want two", got, ok)
 	}
 }

@@ -184,7 +184,7 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	if j.Contiguous {
 		choose = ChooseContiguous
 	}
-	picked, ok := choose(caps, pos, weights, req, j.MinNodes, j.MaxNodes, want, j.NumTasks, !j.TasksUnset)
+	picked, ok := choose(caps, pos, weights, req, j.MinNodes, j.MaxNodes, want, j.NumTasks, j.ReqTasks)
 	if !ok {
 		return Alloc{}, false
 	}
