@@ -70,6 +70,11 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 		return nil, err
 	}
 	a.settleNodesAndTasks() // salloc's (siteopts.go)
+	if js.DebuggerTest {
+		// A parallel debug launch sets --threads and --msg-timeout to 1, as Slurm's srun.
+		js.Define(jobspec.DefinedOption{ID: "threads", Value: "1", HasVal: true})
+		js.Define(jobspec.DefinedOption{ID: "msg-timeout", Value: "1", HasVal: true})
+	}
 	if cmd == Srun && js.Exact && js.Whole {
 		return nil, cmdError(cmd, 1, "--exact and --whole are mutually exclusive.")
 	}

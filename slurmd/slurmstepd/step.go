@@ -253,15 +253,29 @@ func (r *nodeRun) finish(log *slog.Logger) {
 }
 
 // cancelled writes slurmstepd's "*** STEP ... CANCELLED AT ... ***" line where the node's
-// first task's stderr goes when that is srun, as Slurm's slurmstepd logs it there.
+// first task's stderr goes when that is srun, as Slurm's slurmstepd logs it there: on the
+// step's first node only, or the node SLURM_STEP_KILLED_MSG_NODE_ID names (Slurm's
+// msg_target_node_id), so a step over many nodes says it once.
 func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, why string) {
-	if len(spec.Tasks) == 0 || spec.Tasks[0].Stderr.Writer == nil {
+	defer sink.write(stepio.Cancelled, l.Msg.NodeID, nil)
+	if len(spec.Tasks) == 0 || spec.Tasks[0].Stderr.Writer == nil || l.Msg.NodeID != killedMsgNode(spec.Env) {
 		return
 	}
 	msg := fmt.Sprintf("slurmstepd-%s: error: *** STEP %d.%d ON %s CANCELLED AT %s%s ***\n", l.NodeName,
 		l.Msg.JobID, l.Msg.StepID, l.NodeName, time.Now().Format("2006-01-02T15:04:05"), why)
 	sink.write(stepio.Stderr, uint32(spec.Tasks[0].Rank), []byte(msg))
-	sink.write(stepio.Cancelled, l.Msg.NodeID, nil)
+}
+
+// killedMsgNode is the step's node id that reports its cancellation: 0, or what the step's
+// SLURM_STEP_KILLED_MSG_NODE_ID says (atoi's reading).
+func killedMsgNode(env []string) uint32 {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "SLURM_STEP_KILLED_MSG_NODE_ID="); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return uint32(n)
+		}
+	}
+	return 0
 }
 
 // srunSink sends frames to srun until the first failure, then drops them: the tasks must not
