@@ -105,7 +105,7 @@ func (e *stepEnv) distribution() string {
 	switch {
 	case e.site.Distribution != "":
 		return e.site.Distribution
-	case !e.inAlloc:
+	case !e.inAlloc && !e.noAlloc:
 		return ""
 	case e.step.NumTasks <= uint32(len(e.step.Nodes)):
 		return "cyclic"

@@ -25,6 +25,7 @@ type stepEnv struct {
 	label     bool
 	cpt       uint32 // -c as given (0 = not given)
 	inAlloc   bool   // the step runs in an existing allocation
+	noAlloc   bool   // srun -Z: no job (noAllocUnset)
 	jobName   string // inside one, the step's SLURM_JOB_NAME: srun's job name
 	// site is srun's own --distribution, --mem-bind, --hint and --threads-per-core (from
 	// its command line or the SLURM_* input variables of the allocation); bind.go turns them
@@ -70,6 +71,9 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	set := map[string]string{}
 	var order []string
 	put := func(k, v string) {
+		if e.noAlloc && noAllocUnset[k] {
+			return
+		}
 		if _, ok := set[k]; !ok {
 			order = append(order, k)
 		}

@@ -80,11 +80,11 @@ func launchMany(common *wire.LaunchTasks, g *launchGroup, launches []*wire.Launc
 }
 
 // launchStep sends the step's launches, one LaunchTasksMany per slurmd, and returns the
-// text of a failed node's error ("" when every node runs its tasks); each failed node's
-// tasks are marked lost in the relay. common is the launch without its node part; envs[i]
-// is node i's environment (stepEnv.nodeEnv).
+// text and errno of a failed node's error ("" when every node runs its tasks) and how many
+// nodes failed; each failed node's tasks are marked lost in the relay. common is the launch
+// without its node part; envs[i] is node i's environment (stepEnv.nodeEnv).
 func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, common *wire.LaunchTasks,
-	launches []*wire.LaunchTasks, envs [][]string, relay *relay, copts wire.ClientOptions) string {
+	launches []*wire.LaunchTasks, envs [][]string, relay *relay, copts wire.ClientOptions) (string, int32, int) {
 	s.printLaunches(step, launches) // verbose.go
 	failedNodes := map[int]bool{}
 	defer func() { s.printTaskStarts(step, launches, failedNodes) }()
@@ -93,10 +93,10 @@ func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, co
 	common.Environment = env0[:len(env0)-nodeVars]
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	launchErr := ""
-	failed := func(i int, text string) {
+	launchErr, launchErrno := "", int32(0)
+	failed := func(i int, errno int32, text string) {
 		mu.Lock()
-		launchErr = fmt.Sprintf("%s: %s", step.Nodes[i], text)
+		launchErr, launchErrno = fmt.Sprintf("%s: %s", step.Nodes[i], text), errno
 		failedNodes[i] = true
 		mu.Unlock()
 		relay.nodeFailed(uint32(i), launches[i].Ranks)
@@ -120,24 +120,24 @@ func (s *session) launchStep(ctx context.Context, step *wire.StepCreateReply, co
 			lopts.MessageTimeout = budget
 			var rep wire.LaunchTasksManyReply
 			if err := wire.Call(cctx, "tcp", g.addr, wire.MsgLaunchTasksMany, m, &rep, lopts); err != nil {
-				text := cmdclient.AsError(err).Text
+				e := cmdclient.AsError(err)
 				for _, i := range g.nodes {
-					failed(i, text)
+					failed(i, e.Errno, e.Text)
 				}
 				return
 			}
 			for k, i := range g.nodes {
 				switch {
 				case k >= len(rep.Results):
-					failed(i, "no answer for this node")
+					failed(i, wire.ErrnoSlurmError, "no answer for this node")
 				case rep.Results[k].Errno != 0:
-					failed(i, rep.Results[k].Text)
+					failed(i, rep.Results[k].Errno, rep.Results[k].Text)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return launchErr
+	return launchErr, launchErrno, len(failedNodes)
 }
 
 // signalStep sends sig to the step's tasks on every node, one message per slurmd. SIGKILL

@@ -148,8 +148,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.spec != nil {
 		mergeMemBind(&o.spec.Site, os.Environ()) // bind.go
 	}
+	noAllocBad := checkNoAlloc(o.spec, stderr) // no_alloc.go
 	if code := checkRelative(o.spec, inAlloc, stderr); code >= 0 {
 		return code
+	}
+	if noAllocBad {
+		return codes.Error
+	}
+	if o.spec != nil && o.spec.NoAllocate {
+		inAlloc = false // -Z runs no job, whatever allocation srun is in
 	}
 	if o.spec != nil {
 		o.mpi = mpiType(o.spec.MPI, c.Conf.MpiDefault) // mpi.go
@@ -192,7 +199,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	s := &session{c: c, opts: o, stdout: stdout, stderr: stderr, begun: begun, codes: codes}
-	if !inAlloc {
+	if o.spec.NoAllocate {
+		if !o.spec.Quiet {
+			fmt.Fprintln(stderr, "srun: do not allocate resources")
+		}
+		jobID, s.noAlloc = uint64(noAllocJobID()), true
+	} else if !inAlloc {
 		id, code := s.allocate(ctx, limit)
 		if code != 0 {
 			return code
@@ -207,7 +219,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.alloc = info
 	}
 	s.jobID = uint32(jobID)
-	s.printJobInformation(ctx, s.alloc) // verbose.go
+	if !s.noAlloc {
+		s.printJobInformation(ctx, s.alloc) // verbose.go
+	}
 	if inAlloc {
 		say := func(msg string) { fmt.Fprintf(stderr, "srun: error: %s\n", msg) }
 		if o.spec != nil && !o.spec.Begin.IsZero() {
@@ -249,6 +263,7 @@ type session struct {
 	begun          time.Time           // srun's start, from which -I counts for a step
 	alloc          *wire.JobAllocInfo  // the allocation srun was granted (nil inside one)
 	codes          cmdclient.ExitCodes // SLURM_EXIT_ERROR, SLURM_EXIT_IMMEDIATE
+	noAlloc        bool                // srun -Z: a step without a job (no_alloc.go)
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
@@ -472,7 +487,13 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	}
 	req.Exact = o.spec.Exact // srun --exclusive sets it too
 	req.Overlap = o.spec.Overlap
-	step, code := s.createStep(ctx, req)
+	var step *wire.StepCreateReply
+	var code int
+	if s.noAlloc {
+		step, code = s.noAllocStep(ctx) // no_alloc.go
+	} else {
+		step, code = s.createStep(ctx, req)
+	}
 	if code != 0 {
 		return code
 	}
@@ -480,6 +501,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	// way out, a failure before the launch included (status 1).
 	status := uint32(1) << 8
 	defer func() {
+		if s.noAlloc {
+			return // the controller has no such step
+		}
 		// Told while srun goes on (its epilog, the allocation's release), as Slurm's
 		// slurmstepd tells it apart from srun; run waits for the answer before srun exits.
 		done := make(chan struct{})
@@ -520,7 +544,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	env := stepEnv{base: os.Environ(), step: step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
 		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
-		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated, jobName: o.jobName}
+		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated && !s.noAlloc, noAlloc: s.noAlloc, jobName: o.jobName}
 	if env.jobName == "" && len(o.argv) > 0 {
 		env.jobName = filepath.Base(o.argv[0]) // Slurm's srun names its job after the command
 	}
@@ -609,18 +633,28 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug,
-		ParallelDebug: o.spec.DebuggerTest, GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
+		ParallelDebug: o.spec.DebuggerTest, NoAlloc: s.noAlloc, GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
 	if pty != nil {
 		common.Pty, common.PtyRows, common.PtyCols = true, pty.rows, pty.cols
 		defer pty.follow(relay.sendWinsize)()
 	}
-	launchErr := s.launchStep(ctx, step, common, launches, envs, relay, copts) // launch_fanout.go
+	launchErr, launchErrno, failedNodes := s.launchStep(ctx, step, common, launches, envs, relay, copts) // launch_fanout.go
 	if s.abortLaunch {
 		fmt.Fprintf(s.stderr, "srun: launch/slurm: launch_p_step_launch: StepId=%d.%d aborted before step completely launched.\n", step.JobID, step.StepID)
 		sigs.abort(ctx)
 	}
 	if launchErr != "" {
 		fmt.Fprintf(s.stderr, "srun: error: Task launch for StepId=%d.%d failed on node %s\n", step.JobID, step.StepID, launchErr)
+		if failedNodes == len(step.Nodes) {
+			// No node runs the step: Slurm's srun gives the launch up as a whole.
+			_, text, _ := strings.Cut(launchErr, ": ")
+			fmt.Fprintf(s.stderr, "srun: error: Application launch failed: %s\n", text)
+			fmt.Fprintln(s.stderr, "srun: Job step aborted")
+			if code := int(launchErrno) & 0xff; code != 0 {
+				return code // as Slurm's srun, the errno's low byte (Access/permission denied: 210)
+			}
+			return 1
+		}
 	}
 	if plan.stdinFile != nil {
 		stdin = plan.stdinFile

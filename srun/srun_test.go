@@ -37,7 +37,7 @@ func TestParseArgs(t *testing.T) {
 			t.Errorf("%q: got n=%d N=%d l=%v argv=%q", c.args, o.ntasks, o.nodes, o.label, o.argv)
 		}
 	}
-	for _, bad := range [][]string{{"-n"}, {"-n", "x", "true"}, {"--bogus", "true"}, {"-Z"}} {
+	for _, bad := range [][]string{{"-n"}, {"-n", "x", "true"}, {"--bogus", "true"}, {"--het-group=0", "true"}} {
 		if _, err := parseArgs(bad, nil); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

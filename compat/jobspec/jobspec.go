@@ -187,6 +187,9 @@ type JobSpec struct {
 	// DebuggerTest is srun --debugger-test: the tasks start stopped at their exec, as for a
 	// parallel debugger, and srun prints where each is (task, host, pid, executable).
 	DebuggerTest bool
+	// NoAllocate is srun -Z: root or SlurmUser runs the tasks on the --nodelist nodes
+	// without a job, the nodes' slurmd trusting the caller instead of a credential.
+	NoAllocate bool
 	// MultiProg is srun --multi-prog: Argv[0] is the configuration file, Argv[1:] are
 	// arguments appended to every task's command.
 	MultiProg bool

@@ -360,6 +360,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.DisableStatus = true
 	case "debugger-test":
 		js.DebuggerTest = true
+	case "no-allocate":
+		js.NoAllocate = true
 	case "cpu-bind", "cpu_bind":
 		js.CPUBind, js.CPUBindSet = val, true
 		a.memBy["cpu-bind"] = src // a rival of --hint (siteopts.go verifyHint)

@@ -196,7 +196,7 @@ var definedRows = []definedRow{
 	row("multi-prog", set),
 	row("network", raw),
 	row("nice", func(d *dump, _ jobspec.DefinedOption) string { return fmt.Sprint(d.js.Nice) }),
-	row("no-allocate", nil),
+	row("no-allocate", set),
 	row("no-bell", bell),
 	row("no-kill", func(_ *dump, o jobspec.DefinedOption) string {
 		if !o.HasVal || strings.EqualFold(o.Value, "set") {

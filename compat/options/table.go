@@ -119,7 +119,7 @@ var Table = []Option{
 	{ID: "multi-prog", Name: "multi-prog", Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "network", Name: "network", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "nice", Name: "nice", Arg: ArgOptional, Cmds: Sbatch | Srun | Salloc, Implemented: true},
-	{ID: "no-allocate", Name: "no-allocate", Short: 'Z', Arg: ArgNone, Cmds: Srun},
+	{ID: "no-allocate", Name: "no-allocate", Short: 'Z', Arg: ArgNone, Cmds: Srun, Implemented: true},
 	{ID: "no-bell", Name: "no-bell", Arg: ArgNone, Cmds: Salloc, Implemented: true},
 	{ID: "no-kill", Name: "no-kill", Short: 'k', Arg: ArgOptional, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "no-shell", Name: "no-shell", Arg: ArgNone, Cmds: Salloc, Implemented: true},

@@ -193,6 +193,9 @@ type LaunchTasks struct {
 	// ParallelDebug starts the tasks stopped at their exec for a debugger (srun
 	// --debugger-test), and slurmstepd tells srun each task's pid (stepio.Pid).
 	ParallelDebug bool `codec:"parallel_debug,omitempty"`
+	// NoAlloc is srun -Z: no job and no credential; the slurmd runs the tasks for root or
+	// SlurmUser only (JobID is then in NoAllocJobIDs).
+	NoAlloc bool `codec:"no_alloc,omitempty"`
 	// SrunAlloc says srun created the job's allocation for this step (not inside salloc or
 	// a batch job): if srun is lost while the step runs, the job is cancelled, as Slurm's
 	// srun shepherd cancels it.
@@ -236,3 +239,11 @@ type AllocateJobDesc struct {
 	// instead of leaving it pending. A longer -I is the command's own wait.
 	Immediate bool `codec:"immediate,omitempty"`
 }
+
+// MinNoAllocJobID and MaxNoAllocJobID bound the job ids srun -Z makes up (Slurm's
+// MIN_NOALLOC_JOBID, MAX_NOALLOC_JOBID): no job of the controller has one, and the
+// controller leaves a node's steps of such ids alone.
+const (
+	MinNoAllocJobID uint32 = 0xffff0000
+	MaxNoAllocJobID uint32 = 0xfffffffd
+)

@@ -96,6 +96,9 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 		}
 	}
 	for _, jid := range r.RunningJobs {
+		if jid >= wire.MinNoAllocJobID && jid <= wire.MaxNoAllocJobID {
+			continue // srun -Z's steps have no job here (Slurm's NoAllocate steps)
+		}
 		j := c.t.jobs[jid]
 		if j == nil || !j.holdsNodes() || !slices.Contains(j.Nodes, r.NodeName) {
 			terminate = append(terminate, jid)

@@ -40,6 +40,10 @@ func (d *Daemon) verifyStepCaller(req *wire.Request, cred []byte, node string, j
 	if req.Identity == nil || (req.Identity.UID != uid && !d.privileged(req)) {
 		return auth.LaunchCred{}, wire.NewError(wire.ErrnoAccessDenied)
 	}
+	if cred == nil && job >= wire.MinNoAllocJobID && job <= wire.MaxNoAllocJobID {
+		// srun -Z: no credential, no job; root and SlurmUser only (noAllocCaller).
+		return d.noAllocCaller(req, node, job, step, uid, gid)
+	}
 	lc, err := d.launchV.VerifyLaunch(cred, node)
 	if err != nil {
 		d.log.Warn("step request refused: bad credential", "job", job, "step", step, "node", node, "err", err)
@@ -83,8 +87,10 @@ func (d *Daemon) handleLaunchTasks(ctx context.Context, req *wire.Request) (any,
 	if killed {
 		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 	}
-	if err := d.stepProlog(h, m, lc.NodeList); err != nil { // prolog.go
-		return nil, err
+	if !m.NoAlloc {
+		if err := d.stepProlog(h, m, lc.NodeList); err != nil { // prolog.go
+			return nil, err
+		}
 	}
 	if err := d.startStepStepd(ctx, h, m); err != nil {
 		d.log.Error("step launch failed", "job", m.JobID, "step", m.StepID, "node", m.NodeName, "err", err)
@@ -202,4 +208,14 @@ func (d *Daemon) signalStepOn(req *wire.Request, node string, m *wire.SignalTask
 		signalGroup(t.Pid, syscall.Signal(m.Signal))
 	}
 	return nil
+}
+
+// noAllocCaller admits an srun -Z launch (Slurm's no-allocate step): only root or SlurmUser
+// may run tasks without a job; the step's credential is made up of its own request.
+func (d *Daemon) noAllocCaller(req *wire.Request, node string, job, step, uid, gid uint32) (auth.LaunchCred, error) {
+	if !d.privileged(req) {
+		d.log.Warn("no-allocate launch refused: not root or SlurmUser", "job", job, "step", step, "uid", req.Identity.UID)
+		return auth.LaunchCred{}, wire.NewError(wire.ErrnoAccessDenied)
+	}
+	return auth.LaunchCred{JobID: job, StepID: step, UID: uid, GID: gid, NodeList: node}, nil
 }

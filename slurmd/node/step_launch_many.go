@@ -59,6 +59,12 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 		case h == nil:
 			fail(i, errInvalidNode(n.NodeName))
 			continue
+		case c.NoAlloc:
+			lc, credErr = d.noAllocCaller(req, n.NodeName, c.JobID, c.StepID, c.UserID, c.GroupID)
+			if credErr != nil {
+				fail(i, credErr)
+				continue
+			}
 		case inCred == nil:
 			lc, credErr = d.launchV.VerifyLaunch(c.Cred, n.NodeName)
 			if credErr == nil {
@@ -90,7 +96,9 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 			fail(i, wire.Errorf(errnoKillJobComplete, "Job already completed"))
 			continue
 		}
-		if err := d.stepProlog(h, c, lc.NodeList); err != nil { // prolog.go: job, user, workdir only
+		if c.NoAlloc {
+			// srun -Z: no job, so no prolog.
+		} else if err := d.stepProlog(h, c, lc.NodeList); err != nil { // prolog.go: job, user, workdir only
 			fail(i, err)
 			continue
 		}
