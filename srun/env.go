@@ -26,7 +26,9 @@ type stepEnv struct {
 	cpt       uint32 // -c as given (0 = not given)
 	inAlloc   bool   // the step runs in an existing allocation
 	noAlloc   bool   // srun -Z: no job (noAllocUnset)
-	jobName   string // inside one, the step's SLURM_JOB_NAME: srun's job name
+	// tasksPerNode is srun's --ntasks-per-node after its checks (0: none, or dropped).
+	tasksPerNode uint32
+	jobName      string // inside one, the step's SLURM_JOB_NAME: srun's job name
 	// site is srun's own --distribution, --mem-bind, --hint and --threads-per-core (from
 	// its command line or the SLURM_* input variables of the allocation); bind.go turns them
 	// into the step's SLURM_DISTRIBUTION, SLURM_MEM_BIND* and SLURM_CPU_BIND* as srun does.
@@ -164,6 +166,9 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 		put("SLURM_NTASKS", u32(s.NumTasks))
 		put("SLURM_NPROCS", u32(s.NumTasks))
 		put("SLURM_TASKS_PER_NODE", repeatCounts(s.Tasks))
+		if e.tasksPerNode > 0 {
+			put("SLURM_NTASKS_PER_NODE", u32(e.tasksPerNode)) // srun's --ntasks-per-node, kept
+		}
 	}
 	put("SLURM_STEP_NODELIST", s.NodeList)
 	put("SLURM_STEP_NUM_NODES", strconv.Itoa(len(s.Nodes)))

@@ -51,3 +51,35 @@ func TestLaunchMany_NodeEnvSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeEnv_TasksPerNodeAndNoAlloc: a step's environment carries srun's --ntasks-per-node
+// (SLURM_NTASKS_PER_NODE, as the reference's tasks see it); an srun -Z step's has none of the
+// job's variables the reference's lacks, and every node still rebuilds its own environment.
+func TestNodeEnv_TasksPerNodeAndNoAlloc(t *testing.T) {
+	step := &wire.StepCreateReply{JobID: wire.MinNoAllocJobID, StepID: 2, Nodes: []string{"n1", "n2"}, NodeList: "n[1-2]",
+		Tasks: []uint32{2, 2}, CPUsOnNode: []uint32{2, 2}, JobCPUs: []uint32{2, 2}, NumTasks: 4, Addrs: []string{"a:1", "a:1"}}
+	has := func(env []string, name string) bool {
+		return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+	}
+	e := &stepEnv{step: step, tasksPerNode: 2}
+	if env := e.nodeEnv(0, []uint32{0, 1}); !slices.Contains(env, "SLURM_NTASKS_PER_NODE=2") || !has(env, "SLURM_JOB_ID") {
+		t.Errorf("--ntasks-per-node=2 step: %q", env)
+	}
+	e = &stepEnv{step: step, noAlloc: true}
+	envs := [][]string{e.nodeEnv(0, []uint32{0, 1}), e.nodeEnv(1, []uint32{2, 3})}
+	for name := range noAllocUnset {
+		if has(envs[0], name) || has(envs[1], name) {
+			t.Errorf("srun -Z step has %s", name)
+		}
+	}
+	launches := []*wire.LaunchTasks{{NodeName: "n1", NodeID: 0, Ranks: []uint32{0, 1}}, {NodeName: "n2", NodeID: 1, Ranks: []uint32{2, 3}}}
+	nodeVars := nodeEnvCount(step)
+	common := &wire.LaunchTasks{Environment: envs[0][:len(envs[0])-nodeVars]}
+	m := launchMany(common, groupByAddr(step.Addrs)[0], launches, envs, nodeVars)
+	for k := range m.Nodes {
+		got := append(slices.Clone(common.Environment), m.Nodes[k].Env...)
+		if !slices.Equal(got, envs[k]) {
+			t.Errorf("node %d rebuilds %q, want %q", k, got, envs[k])
+		}
+	}
+}

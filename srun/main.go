@@ -544,7 +544,8 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	env := stepEnv{base: os.Environ(), step: step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
 		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
-		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated && !s.noAlloc, noAlloc: s.noAlloc, jobName: o.jobName}
+		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated && !s.noAlloc, noAlloc: s.noAlloc, jobName: o.jobName,
+		tasksPerNode: o.tasksPerNode}
 	if env.jobName == "" && len(o.argv) > 0 {
 		env.jobName = filepath.Base(o.argv[0]) // Slurm's srun names its job after the command
 	}
