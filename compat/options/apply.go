@@ -362,6 +362,11 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.DebuggerTest = true
 	case "no-allocate":
 		js.NoAllocate = true
+	case "context", "interactive":
+		// --context is an SELinux context, which a Slurm built without SELinux support (as
+		// Debian's, the reference) accepts and leaves unused; --interactive marks srun's
+		// step as salloc's interactive step, which changes nothing a user sees. Both are
+		// listed by -v.
 	case "cpu-bind", "cpu_bind":
 		js.CPUBind, js.CPUBindSet = val, true
 		a.memBy["cpu-bind"] = src // a rival of --hint (siteopts.go verifyHint)
