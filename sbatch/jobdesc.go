@@ -23,7 +23,7 @@ func jobDesc(js *jobspec.JobSpec, env, fileEnv []string, host string, pid int) *
 		Reservation:   js.Reservation,
 		WCKey:         js.WCKey,
 		Comment:       js.Comment,
-		Constraint:    js.Constraint,
+		Constraint:    js.Constraint, BatchFeatures: js.BatchFeatures,
 		Licenses:      js.Licenses,
 		Gres:          js.Gres,
 		MailType:      js.MailType,

@@ -471,9 +471,18 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 		r.s(j.SchedNodes)
 	}
 	r.nl()
+	if j.BatchFeatures != "" {
+		r.s("BatchFeatures=")
+		r.s(j.BatchFeatures)
+	}
 	if j.BatchHost != "" {
+		if j.BatchFeatures != "" {
+			r.s(" ")
+		}
 		r.s("BatchHost=")
 		r.s(j.BatchHost)
+	}
+	if j.BatchFeatures != "" || j.BatchHost != "" {
 		r.nl()
 	}
 	minN, maxN := j.NumNodes, uint32(0)

@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orbit-hpc/orbit/internal/wire"
+)
 
 // TestCPUFreqDebug checks the CPU frequency line against the forms the reference printed for
 // --cpu-freq=Low-High:Performance, =2000000 and =Performance (testsuite/scontrol goldens),
@@ -33,5 +39,26 @@ func TestCountOrStar(t *testing.T) {
 		if got := countOrStar(v); got != want {
 			t.Errorf("countOrStar(%d) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// TestShowJob_BatchFeatures: sbatch --batch shows on the BatchHost line, before the host, or
+// alone while the job pends (as the reference printed "BatchFeatures=big BatchHost=n3").
+func TestShowJob_BatchFeatures(t *testing.T) {
+	c := quietCLI()
+	now := time.Unix(1_700_001_000, 0)
+	j := wire.JobInfo{JobID: 7, ArrayTaskID: wire.NoVal, Name: "wrap", NumNodes: 2, NTasksPerNode: wire.NoVal,
+		MemPerNode: wire.NoVal64, MemPerCPU: wire.NoVal64, TimeLimit: wire.Infinite, TimeMin: wire.NoVal, BatchFlag: true,
+		BatchFeatures: "big", BatchHost: "n3", State: 1}
+	if got := c.sprintJob(&j, now); !strings.Contains(got, "\n   BatchFeatures=big BatchHost=n3\n") {
+		t.Errorf("running job:\n%s", got)
+	}
+	j.BatchHost, j.State = "", 0
+	if got := c.sprintJob(&j, now); !strings.Contains(got, "\n   BatchFeatures=big\n") {
+		t.Errorf("pending job:\n%s", got)
+	}
+	j.BatchFeatures, j.BatchHost, j.State = "", "n1", 1
+	if got := c.sprintJob(&j, now); !strings.Contains(got, "\n   BatchHost=n1\n") || strings.Contains(got, "BatchFeatures") {
+		t.Errorf("job without --batch:\n%s", got)
 	}
 }

@@ -190,6 +190,9 @@ type JobSpec struct {
 	// NoAllocate is srun -Z: root or SlurmUser runs the tasks on the --nodelist nodes
 	// without a job, the nodes' slurmd trusting the caller instead of a credential.
 	NoAllocate bool
+	// BatchFeatures is sbatch --batch: the features (of --constraint's) the node running
+	// the batch script should have.
+	BatchFeatures string
 	// MultiProg is srun --multi-prog: Argv[0] is the configuration file, Argv[1:] are
 	// arguments appended to every task's command.
 	MultiProg bool

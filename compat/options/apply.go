@@ -55,6 +55,8 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.Comment = val
 	case "constraint":
 		js.Constraint = val
+	case "batch":
+		js.BatchFeatures = val
 	case "licenses":
 		js.Licenses = val
 	case "gres", "gpus-per-node":

@@ -91,7 +91,7 @@ var definedRows = []definedRow{
 	row("", raw, "alloc-nodelist"), // SLURM_JOB_NODELIST
 	row("array", raw),
 	never("argv"),
-	row("batch", nil),
+	row("batch", raw),
 	row("bcast", func(d *dump, o jobspec.DefinedOption) string { // arg_get_bcast
 		if d.js.Bcast == "" {
 			return "set"

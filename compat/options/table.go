@@ -42,7 +42,7 @@ var Table = []Option{
 	{ID: "acctg-freq", Name: "acctg-freq", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "alloc-nodelist", Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},
 	{ID: "array", Name: "array", Short: 'a', Arg: ArgRequired, Cmds: Sbatch, Implemented: true},
-	{ID: "batch", Name: "batch", Arg: ArgRequired, Cmds: Sbatch},
+	{ID: "batch", Name: "batch", Arg: ArgRequired, Cmds: Sbatch, Implemented: true},
 	{ID: "bcast", Name: "bcast", Arg: ArgOptional, Cmds: Srun, Implemented: true},
 	{ID: "bcast-exclude", Name: "bcast-exclude", Arg: ArgRequired, Cmds: Srun},
 	{ID: "begin", Name: "begin", Short: 'b', Arg: ArgRequired, Cmds: Sbatch | Srun | Salloc, Implemented: true},

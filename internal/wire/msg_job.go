@@ -17,14 +17,17 @@ const (
 // JobDesc is a job as submitted: what sbatch built from its options, #SBATCH lines and
 // environment (compat/jobspec.JobSpec, flattened to wire types).
 type JobDesc struct {
-	Name          string   `codec:"name"`
-	Partition     string   `codec:"partition"` // "" = the default partition
-	Account       string   `codec:"account"`
-	QOS           string   `codec:"qos"`
-	Reservation   string   `codec:"reservation"`
-	WCKey         string   `codec:"wckey"`
-	Comment       string   `codec:"comment"`
-	Constraint    string   `codec:"constraint"`
+	Name        string `codec:"name"`
+	Partition   string `codec:"partition"` // "" = the default partition
+	Account     string `codec:"account"`
+	QOS         string `codec:"qos"`
+	Reservation string `codec:"reservation"`
+	WCKey       string `codec:"wckey"`
+	Comment     string `codec:"comment"`
+	Constraint  string `codec:"constraint"`
+	// BatchFeatures is sbatch --batch: the batch script runs on the first node of the
+	// allocation with these features (a&b, a|b; each one of Constraint's).
+	BatchFeatures string   `codec:"batch_features,omitempty"`
 	Licenses      string   `codec:"licenses"`
 	LicensesEmpty bool     `codec:"licenses_empty,omitempty"` // set to none by an update: Slurm's "", not (null)
 	Gres          string   `codec:"gres"`
@@ -173,26 +176,28 @@ type JobInfoRequest struct {
 
 // JobInfo is one job (or one array task) as squeue and scontrol show it.
 type JobInfo struct {
-	JobID         uint32   `codec:"job_id"`
-	ArrayJobID    uint32   `codec:"array_job_id"`   // 0 when not an array
-	ArrayTaskID   uint32   `codec:"array_task_id"`  // NoVal when not an array task
-	ArrayTaskStr  string   `codec:"array_task_str"` // pending remainder of an array, e.g. "3-9%2"
-	ArrayMaxTasks uint32   `codec:"array_max_tasks"`
-	Name          string   `codec:"name"`
-	UserID        uint32   `codec:"user_id"`
-	UserName      string   `codec:"user_name"`
-	GroupID       uint32   `codec:"group_id"`
-	GroupName     string   `codec:"group_name"`
-	Partition     string   `codec:"partition"`
-	Account       string   `codec:"account"`
-	QOS           string   `codec:"qos"`
-	State         uint32   `codec:"state"`  // compat/states.JobState bits
-	Reason        uint32   `codec:"reason"` // compat/states.Reason
-	StateDesc     string   `codec:"state_desc"`
-	Priority      uint32   `codec:"priority"`
-	Nice          int32    `codec:"nice"`
-	NodeList      string   `codec:"node_list"` // allocated nodes (hostlist)
-	BatchHost     string   `codec:"batch_host"`
+	JobID         uint32 `codec:"job_id"`
+	ArrayJobID    uint32 `codec:"array_job_id"`   // 0 when not an array
+	ArrayTaskID   uint32 `codec:"array_task_id"`  // NoVal when not an array task
+	ArrayTaskStr  string `codec:"array_task_str"` // pending remainder of an array, e.g. "3-9%2"
+	ArrayMaxTasks uint32 `codec:"array_max_tasks"`
+	Name          string `codec:"name"`
+	UserID        uint32 `codec:"user_id"`
+	UserName      string `codec:"user_name"`
+	GroupID       uint32 `codec:"group_id"`
+	GroupName     string `codec:"group_name"`
+	Partition     string `codec:"partition"`
+	Account       string `codec:"account"`
+	QOS           string `codec:"qos"`
+	State         uint32 `codec:"state"`  // compat/states.JobState bits
+	Reason        uint32 `codec:"reason"` // compat/states.Reason
+	StateDesc     string `codec:"state_desc"`
+	Priority      uint32 `codec:"priority"`
+	Nice          int32  `codec:"nice"`
+	NodeList      string `codec:"node_list"` // allocated nodes (hostlist)
+	BatchHost     string `codec:"batch_host"`
+	// BatchFeatures is sbatch --batch (scontrol show job's BatchFeatures=).
+	BatchFeatures string   `codec:"batch_features,omitempty"`
 	ReqNodes      string   `codec:"req_nodes"`
 	ExcNodes      string   `codec:"exc_nodes"`
 	NumNodes      uint32   `codec:"num_nodes"` // allocated, or requested minimum while pending

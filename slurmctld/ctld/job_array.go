@@ -188,6 +188,7 @@ func (ch startArrayTask) plan(t *tables) (*effects, error) {
 		return nil, err
 	}
 	runOn(task, ch.startJob)
+	task.BatchNode = t.pickBatchNode(task) // batch_host.go
 	e.jobs = append(e.jobs, task)
 	return e, nil
 }

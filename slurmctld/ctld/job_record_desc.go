@@ -77,6 +77,7 @@ var (
 	descAccount       = descField("Account")
 	descArraySpec     = descField("ArraySpec")
 	descConstraint    = descField("Constraint")
+	descBatchFeatures = descField("BatchFeatures")
 	descCPUsPerTask   = descField("CPUsPerTask")
 	descNumTasks      = descField("NumTasks")
 	descNTasksPerNode = descField("NTasksPerNode")

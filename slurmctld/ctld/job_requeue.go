@@ -100,7 +100,7 @@ func (ch requeueJob) plan(t *tables) (*effects, error) {
 
 // clearAllocation forgets a requeued job's old nodes.
 func clearAllocation(n *jobRecord) {
-	n.Nodes, n.CPUsPerNode, n.MemAlloc = nil, nil, 0
+	n.Nodes, n.CPUsPerNode, n.MemAlloc, n.BatchNode = nil, nil, 0, ""
 	n.StartTime, n.EndTime = 0, 0
 	// The next run starts afresh, as Slurm's requeue clears these.
 	n.PreSusTime, n.SuspendTime, n.PreemptTime, n.PreemptSuspended = 0, 0, 0, false

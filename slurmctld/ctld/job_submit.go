@@ -233,6 +233,9 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if err := c.checkResvLicenses(d, j.UserID); err != nil { // job_submit_checks.go
 		return nil, err
 	}
+	if err := t.checkBatchFeatures(d.BatchFeatures, d.Constraint); err != nil { // batch_host.go
+		return nil, err
+	}
 	if err := t.checkFeatures(d.Constraint); err != nil {
 		return nil, err
 	}

@@ -190,7 +190,8 @@ func (ch startJob) plan(t *tables) (*effects, error) {
 		}
 	}
 	n := j.clone()
-	runOn(n, ch) // job_array.go
+	runOn(n, ch)                     // job_array.go
+	n.BatchNode = t.pickBatchNode(n) // batch_host.go
 	return &effects{jobs: []*jobRecord{n}}, nil
 }
 

@@ -104,6 +104,9 @@ type jobRecord struct {
 	// holds nodes, the devices it holds on Nodes[i].
 	Gres      []jobspec.GresReq `codec:"gres"`
 	GresAlloc [][]gresTake      `codec:"gres_alloc"`
+	// BatchNode is, for a job with sbatch --batch, the node of its allocation that runs the
+	// batch script (pickBatchNode, when it starts); "" is its first node.
+	BatchNode string `codec:"batch_node,omitempty"`
 }
 
 func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }
@@ -155,6 +158,9 @@ func (j *jobRecord) numCPUs() uint32 {
 func (j *jobRecord) batchHost() string {
 	if len(j.Nodes) == 0 {
 		return ""
+	}
+	if j.BatchNode != "" {
+		return j.BatchNode // sbatch --batch's pick (batch_host.go)
 	}
 	return j.Nodes[0]
 }
