@@ -16,14 +16,14 @@ import (
 // --export-file's (nil without one), which replaces it.
 func jobDesc(js *jobspec.JobSpec, env, fileEnv []string, host string, pid int) *wire.JobDesc {
 	d := &wire.JobDesc{
-		Name:          js.Name,
-		Partition:     js.Partition,
-		Account:       js.Account,
-		QOS:           js.QOS,
-		Reservation:   js.Reservation,
-		WCKey:         js.WCKey,
-		Comment:       js.Comment,
-		Constraint:    js.Constraint, BatchFeatures: js.BatchFeatures,
+		Name:        js.Name,
+		Partition:   js.Partition,
+		Account:     js.Account,
+		QOS:         js.QOS,
+		Reservation: js.Reservation,
+		WCKey:       js.WCKey,
+		Comment:     js.Comment,
+		Constraint:  js.Constraint, BatchFeatures: js.BatchFeatures,
 		Licenses:      js.Licenses,
 		Gres:          js.Gres,
 		MailType:      js.MailType,

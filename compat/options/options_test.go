@@ -46,12 +46,12 @@ func TestParseSbatch_Forms(t *testing.T) {
 }
 
 func TestParseSbatch_Unsupported(t *testing.T) {
-	_, err := ParseSbatch([]string{"sbatch", "--batch=fast", "s.sh"}, nil, []byte(okScript), now)
-	if err == nil || err.Error() != "sbatch: error: --batch is not supported by Orbit yet" {
+	_, err := ParseSbatch([]string{"sbatch", "--ntasks-per-tres=2", "s.sh"}, nil, []byte(okScript), now)
+	if err == nil || err.Error() != "sbatch: error: --ntasks-per-tres is not supported by Orbit yet" {
 		t.Errorf("got %v", err)
 	}
-	_, err = ParseSbatch([]string{"sbatch", "s.sh"}, []string{"SBATCH_BATCH=fast"}, []byte(okScript), now)
-	if err == nil || !strings.Contains(err.Error(), "SBATCH_BATCH (--batch) is not supported by Orbit yet") {
+	_, err = ParseSrun([]string{"srun", "true"}, []string{"SLURM_SEND_LIBS=yes"}, "/tmp", now)
+	if err == nil || !strings.Contains(err.Error(), "SLURM_SEND_LIBS (--send-libs) is not supported by Orbit yet") {
 		t.Errorf("got %v", err)
 	}
 }
