@@ -264,6 +264,7 @@ type session struct {
 	alloc          *wire.JobAllocInfo  // the allocation srun was granted (nil inside one)
 	codes          cmdclient.ExitCodes // SLURM_EXIT_ERROR, SLURM_EXIT_IMMEDIATE
 	noAlloc        bool                // srun -Z: a step without a job (no_alloc.go)
+	bcastLibs      bool                // srun --bcast --send-libs sent the libraries (bcast.go)
 	// abortLaunch says the step is aborted as soon as it is launched: srun's prolog
 	// failed (srun_prolog.go).
 	abortLaunch bool
@@ -634,7 +635,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug,
-		ParallelDebug: o.spec.DebuggerTest, NoAlloc: s.noAlloc, GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
+		ParallelDebug: o.spec.DebuggerTest, NoAlloc: s.noAlloc, BcastLibs: s.bcastLibs, GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
 	if pty != nil {
 		common.Pty, common.PtyRows, common.PtyCols = true, pty.rows, pty.cols
 		defer pty.follow(relay.sendWinsize)()

@@ -119,7 +119,7 @@ func TestParseArgs_RefusesWhatSrunDoesNotHonour(t *testing.T) {
 		want string
 	}{
 		{[]string{"--exclusive=mcs", "true"}, nil, "srun: error: --exclusive=mcs is not supported by Orbit's srun yet\n"},
-		{[]string{"--bcast-exclude=/lib", "true"}, nil, "srun: error: --bcast-exclude is not supported by Orbit yet\n"},
+		{[]string{"--het-group=0", "true"}, nil, "srun: error: --het-group is not supported by Orbit yet\n"},
 	} {
 		_, err := parseArgs(c.args, c.env)
 		var perr *compatopts.Error
@@ -287,5 +287,23 @@ func TestStepInAllocation(t *testing.T) {
 		if ok && (o.nodelist != c.nodelist || o.nodes != c.nodes || o.ntasks != c.ntasks) {
 			t.Errorf("%q: nodelist %q, nodes %d, tasks %d; want %q, %d, %d", c.args, o.nodelist, o.nodes, o.ntasks, c.nodelist, c.nodes, c.ntasks)
 		}
+	}
+}
+
+// TestExcludeLibraries: --bcast-exclude drops the libraries under its directories (a
+// directory counts with or without its last '/', never a mere name prefix), "none" drops
+// nothing, and a relative entry is ignored with Slurm's line.
+func TestExcludeLibraries(t *testing.T) {
+	libs := []string{"/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2", "/usr/lib/libz.so.1", "/usr/libexec/a.so", "/opt/l/libm.so"}
+	var stderr strings.Builder
+	got := excludeLibraries(libs, "/lib,/usr/lib/,x", &stderr)
+	if want := []string{"/lib64/ld-linux-x86-64.so.2", "/usr/libexec/a.so", "/opt/l/libm.so"}; !slices.Equal(got, want) {
+		t.Errorf("excluded to %q, want %q", got, want)
+	}
+	if stderr.String() != "srun: error: Ignoring non-absolute excluded path: 'x'\n" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if got := excludeLibraries(libs, "NONE", io.Discard); !slices.Equal(got, libs) {
+		t.Errorf("none: %q", got)
 	}
 }

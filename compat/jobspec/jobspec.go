@@ -236,6 +236,13 @@ type JobSpec struct {
 	// matters only with --bcast; ResvPorts srun --resv-ports (ResvPortsSet, with its count,
 	// 0 when none was given); X11 --x11 (X11Set) as given.
 	AccelBind, Compress, X11 string
+	// SendLibs is srun --send-libs (SendLibsSet: given; else BcastParameters' send_libs):
+	// --bcast sends the program's shared libraries too. BcastExclude is --bcast-exclude
+	// (BcastExcludeSet: given; else slurm.conf's BcastExclude): the directories whose
+	// libraries are not sent, or "none".
+	SendLibs, SendLibsSet bool
+	BcastExclude          string
+	BcastExcludeSet       bool
 	// Bcast is srun --bcast's destination ("" for the default; BcastSet says it was given):
 	// srun copies the program to the step's nodes and runs the copy.
 	Bcast                string

@@ -297,6 +297,22 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 		js.MPI = val
 	case "bcast":
 		js.Bcast, js.BcastSet = val, true
+	case "send-libs":
+		// Slurm's parse_send_libs: yes/y (or nothing) and no/n, in any case.
+		switch strings.ToLower(val) {
+		case "", "yes", "y":
+			js.SendLibs = true
+		case "no", "n":
+			js.SendLibs = false
+		default:
+			return cmdError(a.cmd, 255, "Invalid --send-libs specification")
+		}
+		if !hasVal {
+			js.SendLibs = true
+		}
+		js.SendLibsSet = true
+	case "bcast-exclude":
+		js.BcastExclude, js.BcastExcludeSet = val, true
 	case "accel-bind":
 		if !strings.ContainsAny(val, "vgn") {
 			return cmdError(a.cmd, 255, "Invalid --accel-bind specification")

@@ -98,7 +98,7 @@ var definedRows = []definedRow{
 		}
 		return d.js.Bcast
 	}),
-	row("bcast-exclude", nil),
+	row("bcast-exclude", raw),
 	row("begin", func(d *dump, _ jobspec.DefinedOption) string { return d.timeStr(d.js.Begin) }),
 	row("bell", bell),
 	row("bb", raw),
@@ -254,7 +254,12 @@ var definedRows = []definedRow{
 	row("requeue", requeue),
 	row("reservation", raw),
 	row("resv-ports", func(d *dump, _ jobspec.DefinedOption) string { return fmt.Sprint(d.js.ResvPorts) }),
-	row("send-libs", nil),
+	row("send-libs", func(d *dump, _ jobspec.DefinedOption) string {
+		if d.js.SendLibs {
+			return "set"
+		}
+		return "unset"
+	}),
 	row("signal", func(d *dump, _ jobspec.DefinedOption) string { return signalText(d.js.Signal) }),
 	row("slurmd-debug", func(d *dump, _ jobspec.DefinedOption) string { return loglevel.Name(d.js.SlurmdDebug) }),
 	row("sockets-per-node", func(d *dump, _ jobspec.DefinedOption) string { return cInt(d.js.Site.SocketsPerNode) }),

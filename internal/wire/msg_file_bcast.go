@@ -18,6 +18,11 @@ type FileBcast struct {
 	Mode     uint32 `codec:"mode"`
 	Mtime    int64  `codec:"mtime"` // Unix seconds, kept (Slurm's BCAST_FLAG_PRESERVE)
 	Data     []byte `codec:"data"`
+	// SendLibs (srun --send-libs) has the node make the program's library directory,
+	// Dest's file name with "_libs" added, mode 0700; Library, when set, is the base name
+	// of a shared library to write into that directory instead of the program.
+	SendLibs bool   `codec:"send_libs,omitempty"`
+	Library  string `codec:"library,omitempty"`
 }
 
 // BcastFileName is the name of a broadcast file in a destination directory on node.

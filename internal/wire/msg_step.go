@@ -196,6 +196,9 @@ type LaunchTasks struct {
 	// NoAlloc is srun -Z: no job and no credential; the slurmd runs the tasks for root or
 	// SlurmUser only (JobID is then in NoAllocJobIDs).
 	NoAlloc bool `codec:"no_alloc,omitempty"`
+	// BcastLibs says srun --bcast --send-libs sent the program's libraries: the tasks
+	// find their directory (the program's path with "_libs") first in LD_LIBRARY_PATH.
+	BcastLibs bool `codec:"bcast_libs,omitempty"`
 	// SrunAlloc says srun created the job's allocation for this step (not inside salloc or
 	// a batch job): if srun is lost while the step runs, the job is cancelled, as Slurm's
 	// srun shepherd cancels it.

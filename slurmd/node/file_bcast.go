@@ -35,7 +35,23 @@ func (d *Daemon) handleFileBcast(_ context.Context, req *wire.Request) (any, err
 	if !filepath.IsAbs(dest) {
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "File broadcast destination %s is not an absolute path", dest)
 	}
-	if err := writeAsUser(dest, m); err != nil {
+	if m.Library != "" {
+		// srun --send-libs: one of the program's libraries, into its library directory.
+		if strings.Contains(m.Library, "/") || m.Library == "." || m.Library == ".." {
+			return nil, wire.Errorf(wire.ErrnoSlurmError, "Invalid library name %q", m.Library)
+		}
+		dest = filepath.Join(dest+"_libs", m.Library)
+	}
+	err := writeAsUser(dest, m)
+	if err == nil && m.SendLibs && m.Library == "" {
+		err = asUser(m, func() error {
+			if err := os.Mkdir(dest+"_libs", 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+				return err
+			}
+			return nil
+		})
+	}
+	if err != nil {
 		d.log.Warn("file broadcast failed", "job", m.JobID, "step", m.StepID, "node", m.NodeName, "file", dest, "err", err)
 		return nil, wire.Errorf(wire.ErrnoSlurmError, "%s", strerror.Text(err))
 	}
@@ -43,10 +59,33 @@ func (d *Daemon) handleFileBcast(_ context.Context, req *wire.Request) (any, err
 	return nil, nil
 }
 
-// writeAsUser writes m's data to dest with the file system rights of m's user: on a thread
-// of its own whose fsuid and fsgid are the user's, left to end with the goroutine so that
-// no other goroutine ever runs with them.
+// writeAsUser writes m's data to dest with the file system rights of m's user (asUser).
 func writeAsUser(dest string, m *wire.FileBcast) error {
+	return asUser(m, func() error {
+		mode := os.FileMode(m.Mode & 0o7777)
+		f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(m.Data)
+		if err == nil {
+			err = f.Chmod(mode) // the mode as the source's, whatever the umask
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil && m.Mtime != 0 {
+			t := time.Unix(m.Mtime, 0)
+			err = os.Chtimes(dest, t, t)
+		}
+		return err
+	})
+}
+
+// asUser runs op with the file system rights of m's user: on a thread of its own whose
+// fsuid and fsgid are the user's, left to end with the goroutine so that no other goroutine
+// ever runs with them.
+func asUser(m *wire.FileBcast, op func() error) error {
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread goes when this goroutine ends
@@ -64,24 +103,7 @@ func writeAsUser(dest string, m *wire.FileBcast) error {
 			done <- errors.New("slurmd cannot write files as another user")
 			return
 		}
-		mode := os.FileMode(m.Mode & 0o7777)
-		f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-		if err != nil {
-			done <- err
-			return
-		}
-		_, err = f.Write(m.Data)
-		if err == nil {
-			err = f.Chmod(mode) // the mode as the source's, whatever the umask
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil && m.Mtime != 0 {
-			t := time.Unix(m.Mtime, 0)
-			err = os.Chtimes(dest, t, t)
-		}
-		done <- err
+		done <- op()
 	}()
 	return <-done
 }

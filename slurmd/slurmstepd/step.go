@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -329,6 +330,9 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 	m := &l.Msg
 	env := append([]string(nil), m.Environment...)
 	env = append(env, "SLURMD_NODENAME="+l.NodeName)
+	if m.BcastLibs && len(m.Argv) > 0 {
+		env = withLibDir(env, bcastProgram(m)+"_libs") // srun --send-libs
+	}
 	workDir := m.WorkDir
 	if workDir == "" {
 		workDir = "/"
@@ -523,4 +527,25 @@ func lookPathOnce(cmd string, env []string, workDir string) (string, bool) {
 	lookups.paths[k] = r
 	lookups.Unlock()
 	return r.path, r.found
+}
+
+// bcastProgram is the path of srun --bcast's copy of the program on this node: argv[0], or
+// slurmd's name for it in the directory argv[0] names (file_bcast.go).
+func bcastProgram(m *wire.LaunchTasks) string {
+	if strings.HasSuffix(m.Argv[0], "/") {
+		return m.Argv[0] + wire.BcastFileName(m.JobID, m.StepID, m.NodeName)
+	}
+	return m.Argv[0]
+}
+
+// withLibDir puts dir first in env's LD_LIBRARY_PATH, as Slurm's slurmd does for the
+// libraries srun --send-libs sent.
+func withLibDir(env []string, dir string) []string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "LD_LIBRARY_PATH="); ok {
+			out := slices.Delete(slices.Clone(env), i, i+1)
+			return append(out, "LD_LIBRARY_PATH="+dir+":"+v)
+		}
+	}
+	return append(env, "LD_LIBRARY_PATH="+dir)
 }

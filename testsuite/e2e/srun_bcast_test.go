@@ -45,3 +45,39 @@ func TestSrunBcast(t *testing.T) {
 		t.Errorf("srun --bcast of a missing program: rc %d, stderr %q", code, errOut)
 	}
 }
+
+// TestSrunBcastSendLibs: srun --bcast --send-libs also sends the program's shared libraries
+// (as `ldd` lists them) outside --bcast-exclude's directories into the copy's "_libs"
+// directory (mode 0700), which the tasks find first in LD_LIBRARY_PATH; by default
+// (BcastExclude: /lib, /usr/lib, /lib64, /usr/lib64) none of a system program's goes, and
+// the directory is there empty; a script, which ldd cannot read, goes alone, with Slurm's
+// line. (Each as the reference did.)
+func TestSrunBcastSendLibs(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
+	dest := filepath.Join(c.WorkDir, "mysh")
+	out, errOut, code := c.RunEnv(t, []string{"LD_LIBRARY_PATH=/opt/x"}, "srun", "--bcast="+dest, "--send-libs", "--bcast-exclude=none",
+		"sh", "-c", "ls "+dest+"_libs | grep -c '^libc.so'; echo $LD_LIBRARY_PATH")
+	if want := "1\n" + dest + "_libs:/opt/x\n"; code != 0 || out != want {
+		t.Errorf("--send-libs --bcast-exclude=none: exit %d, %q (%s), want %q", code, out, errOut, want)
+	}
+	dest = filepath.Join(c.WorkDir, "mysh2")
+	if _, errOut, code := c.Run(t, "srun", "--bcast="+dest, "--send-libs", "sh", "-c", "true"); code != 0 {
+		t.Fatalf("--send-libs: exit %d: %s", code, errOut)
+	}
+	if fi, err := os.Stat(dest + "_libs"); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s_libs: %v %v; want an empty directory of mode 0700", dest, fi, err)
+	} else if entries, _ := os.ReadDir(dest + "_libs"); len(entries) != 0 {
+		t.Errorf("%s_libs holds %d files; BcastExclude leaves it empty", dest, len(entries))
+	}
+	script := filepath.Join(c.WorkDir, "s.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho ran\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = c.Run(t, "srun", "--bcast="+filepath.Join(c.WorkDir, "s2.sh"), "--send-libs", script)
+	if want := "srun: error: Cannot autodetect libraries for '" + script + "' with ldd command; still sending the file but ignoring send_libs\n"; code != 0 || out != "ran\n" || errOut != want {
+		t.Errorf("--send-libs of a script: exit %d, %q, stderr %q; want ran and %q", code, out, errOut, want)
+	}
+	if _, err := os.Stat(filepath.Join(c.WorkDir, "s2.sh_libs")); err == nil {
+		t.Error("a script's copy got a library directory")
+	}
+}
