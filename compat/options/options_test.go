@@ -50,8 +50,8 @@ func TestParseSbatch_Unsupported(t *testing.T) {
 	if err == nil || err.Error() != "sbatch: error: --ntasks-per-tres is not supported by Orbit yet" {
 		t.Errorf("got %v", err)
 	}
-	_, err = ParseSrun([]string{"srun", "true"}, []string{"SLURM_SEND_LIBS=yes"}, "/tmp", now)
-	if err == nil || !strings.Contains(err.Error(), "SLURM_SEND_LIBS (--send-libs) is not supported by Orbit yet") {
+	_, err = ParseSrun([]string{"srun", "true"}, []string{"SLURM_NTASKS_PER_TRES=2"}, "/tmp", now)
+	if err == nil || !strings.Contains(err.Error(), "SLURM_NTASKS_PER_TRES (--ntasks-per-tres) is not supported by Orbit yet") {
 		t.Errorf("got %v", err)
 	}
 }
