@@ -53,10 +53,7 @@ func (t *tables) checkBatchFeatures(batch, constraint string) error {
 	if err != nil {
 		return slurmErr(errnoInvalidFeature)
 	}
-	named := slices.Clone(cons.Match)
-	for _, and := range cons.Any {
-		named = append(named, and...)
-	}
+	named := constraintNames(cons) // job_submit_checks.go
 	names, _ := batchTokens(batch)
 	or, orFound := strings.Contains(batch, "|"), false
 	failed := false

@@ -55,11 +55,7 @@ func (t *tables) checkFeatures(constraint string) error {
 	if err != nil {
 		return slurmErr(errnoInvalidFeature)
 	}
-	names := slices.Clone(c.Match)
-	for _, and := range c.Any {
-		names = append(names, and...)
-	}
-	for _, f := range names {
+	for _, f := range constraintNames(c) {
 		found := false
 		for _, n := range t.nodes {
 			if slices.Contains(n.features(), f) {
@@ -72,6 +68,15 @@ func (t *tables) checkFeatures(constraint string) error {
 		}
 	}
 	return nil
+}
+
+// constraintNames are the feature names a parsed --constraint mentions.
+func constraintNames(c selection.Constraint) []string {
+	names := slices.Clone(c.Match)
+	for _, and := range c.Any {
+		names = append(names, and...)
+	}
+	return names
 }
 
 // reqHas says whether the --nodelist expression names node.
