@@ -6,12 +6,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
-	"os/user"
 	"strconv"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
+	"github.com/orbit-hpc/orbit/internal/userdb"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -102,7 +102,7 @@ func (s *session) noAllocStep(ctx context.Context) (*wire.StepCreateReply, int) 
 	}
 	step.NodeList = hostlist.Compress(step.Nodes)
 	step.JobNodeList, step.JobCPUs = step.NodeList, step.CPUsOnNode
-	if u, err := user.Current(); err == nil {
+	if u, err := userdb.Current(); err == nil {
 		step.UserName = u.Username
 	}
 	if len(s.c.Addrs) == 0 {
