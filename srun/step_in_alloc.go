@@ -23,17 +23,7 @@ func stepInAllocation(o *options, info *wire.JobAllocInfo, say func(string)) boo
 		}
 	} else {
 		nnodes = len(slices.Compact(slices.Clone(info.Nodes)))
-		if !o.nodesSet {
-			// Without -N the step may span the allocation, or one node per task.
-			o.nodes = uint32(nnodes)
-			if o.ntasksSet && o.ntasks < uint32(nnodes) {
-				o.nodes = o.ntasks
-			}
-			o.nodesSet = true
-			if o.spec != nil {
-				o.spec.MinNodes, o.spec.NodesSet = o.nodes, true
-			}
-		}
+		defaultStepNodes(o, nnodes)
 		nnodes = capNodes(o, nnodes)
 	}
 	if o.spec == nil || o.spec.TaskNodes == nil { // an arbitrary layout counted its tasks
@@ -47,6 +37,22 @@ func stepInAllocation(o *options, info *wire.JobAllocInfo, say func(string)) boo
 		return false
 	}
 	return true
+}
+
+// defaultStepNodes gives a step without -N its minimum node count: every node it may use,
+// or one per task when it has fewer tasks (Slurm's _set_min_node_count).
+func defaultStepNodes(o *options, nnodes int) {
+	if o.nodesSet {
+		return
+	}
+	o.nodes = uint32(nnodes)
+	if o.ntasksSet && o.ntasks < uint32(nnodes) {
+		o.nodes = o.ntasks
+	}
+	o.nodesSet = true
+	if o.spec != nil {
+		o.spec.MinNodes, o.spec.NodesSet = o.nodes, true
+	}
 }
 
 // capNodes is the node count a step of nnodes available nodes may use: -N's maximum, else
@@ -113,14 +119,7 @@ func excludeInAllocation(o *options, allocNodes []string, say func(string)) int 
 			return -1
 		}
 	}
-	if !o.nodesSet {
-		o.nodes = uint32(nnodes)
-		if o.ntasksSet && o.ntasks < uint32(nnodes) {
-			o.nodes = o.ntasks
-		}
-		o.nodesSet = true
-		o.spec.MinNodes, o.spec.NodesSet = o.nodes, true
-	}
+	defaultStepNodes(o, nnodes)
 	nnodes = capNodes(o, nnodes)
 	if len(hosts) == 0 {
 		say("Hostlist is empty!  Can't run job.")

@@ -194,7 +194,7 @@ type LaunchTasks struct {
 	// --debugger-test), and slurmstepd tells srun each task's pid (stepio.Pid).
 	ParallelDebug bool `codec:"parallel_debug,omitempty"`
 	// NoAlloc is srun -Z: no job and no credential; the slurmd runs the tasks for root or
-	// SlurmUser only (JobID is then in NoAllocJobIDs).
+	// SlurmUser only, and only under a job id srun -Z makes up (IsNoAllocJob).
 	NoAlloc bool `codec:"no_alloc,omitempty"`
 	// BcastLibs says srun --bcast --send-libs sent the program's libraries: the tasks
 	// find their directory (the program's path with "_libs") first in LD_LIBRARY_PATH.
@@ -250,3 +250,6 @@ const (
 	MinNoAllocJobID uint32 = 0xffff0000
 	MaxNoAllocJobID uint32 = 0xfffffffd
 )
+
+// IsNoAllocJob says whether job id is one srun -Z makes up.
+func IsNoAllocJob(id uint32) bool { return id >= MinNoAllocJobID && id <= MaxNoAllocJobID }

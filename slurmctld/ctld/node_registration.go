@@ -96,7 +96,7 @@ func (c *Controller) handleNodeRegistration(ctx context.Context, req *wire.Reque
 		}
 	}
 	for _, jid := range r.RunningJobs {
-		if jid >= wire.MinNoAllocJobID && jid <= wire.MaxNoAllocJobID {
+		if wire.IsNoAllocJob(jid) {
 			continue // srun -Z's steps have no job here (Slurm's NoAllocate steps)
 		}
 		j := c.t.jobs[jid]

@@ -40,7 +40,7 @@ func (d *Daemon) verifyStepCaller(req *wire.Request, cred []byte, node string, j
 	if req.Identity == nil || (req.Identity.UID != uid && !d.privileged(req)) {
 		return auth.LaunchCred{}, wire.NewError(wire.ErrnoAccessDenied)
 	}
-	if cred == nil && job >= wire.MinNoAllocJobID && job <= wire.MaxNoAllocJobID {
+	if cred == nil && wire.IsNoAllocJob(job) {
 		// srun -Z: no credential, no job; root and SlurmUser only (noAllocCaller).
 		return d.noAllocCaller(req, node, job, step, uid, gid)
 	}
@@ -87,7 +87,7 @@ func (d *Daemon) handleLaunchTasks(ctx context.Context, req *wire.Request) (any,
 	if killed {
 		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 	}
-	if !m.NoAlloc {
+	if !wire.IsNoAllocJob(m.JobID) { // srun -Z: no job, so no prolog
 		if err := d.stepProlog(h, m, lc.NodeList); err != nil { // prolog.go
 			return nil, err
 		}
@@ -216,6 +216,10 @@ func (d *Daemon) noAllocCaller(req *wire.Request, node string, job, step, uid, g
 	if !d.privileged(req) {
 		d.log.Warn("no-allocate launch refused: not root or SlurmUser", "job", job, "step", step, "uid", req.Identity.UID)
 		return auth.LaunchCred{}, wire.NewError(wire.ErrnoAccessDenied)
+	}
+	if !wire.IsNoAllocJob(job) {
+		// A real job's steps need the controller's credential, whoever asks.
+		return auth.LaunchCred{}, wire.Errorf(errnoInvalidCredential, "Invalid job credential")
 	}
 	return auth.LaunchCred{JobID: job, StepID: step, UID: uid, GID: gid, NodeList: node}, nil
 }

@@ -96,7 +96,7 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 			fail(i, wire.Errorf(errnoKillJobComplete, "Job already completed"))
 			continue
 		}
-		if c.NoAlloc {
+		if wire.IsNoAllocJob(c.JobID) {
 			// srun -Z: no job, so no prolog.
 		} else if err := d.stepProlog(h, c, lc.NodeList); err != nil { // prolog.go: job, user, workdir only
 			fail(i, err)

@@ -11,25 +11,33 @@ import (
 	"time"
 )
 
-// run starts p with stdout and stderr to a pipe and returns what it wrote and its status.
-func run(t *testing.T, p Proc) (string, syscall.WaitStatus) {
+// startPiped starts p with stdin from /dev/null and stdout and stderr to a pipe, whose
+// read end it returns (closed when the test ends).
+func startPiped(t *testing.T, p *Proc) (int, *os.File) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
 	null, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer null.Close()
 	p.Files = [3]uintptr{null.Fd(), w.Fd(), w.Fd()}
-	pid, err := Start(&p)
+	pid, err := Start(p)
 	w.Close()
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
+	return pid, r
+}
+
+// run starts p with stdout and stderr to a pipe and returns what it wrote and its status.
+func run(t *testing.T, p Proc) (string, syscall.WaitStatus) {
+	t.Helper()
+	pid, r := startPiped(t, &p)
 	var out bytes.Buffer
 	out.ReadFrom(r)
 	var ws syscall.WaitStatus
@@ -223,21 +231,7 @@ func TestStart_InheritKeepsOnlyTheNamedDescriptor(t *testing.T) {
 // left stopped and untraced ("T" in /proc, as Slurm's pdebug_trace_process leaves it),
 // writes nothing, and ends of SIGTERM and SIGCONT as any stopped process.
 func TestStart_StopAtExec(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer null.Close()
-	pid, err := Start(&Proc{Path: "/bin/echo", Argv: []string{"echo", "ran"}, Files: [3]uintptr{null.Fd(), w.Fd(), w.Fd()}, StopAtExec: true})
-	w.Close()
-	if err != nil {
-		t.Fatalf("Start: %v", err)
-	}
+	pid, r := startPiped(t, &Proc{Path: "/bin/echo", Argv: []string{"echo", "ran"}, StopAtExec: true})
 	defer syscall.Kill(pid, syscall.SIGKILL)
 	var state []string
 	for i := 0; i < 200; i++ { // the SIGSTOP takes effect as the task leaves its trace stop
