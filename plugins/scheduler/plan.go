@@ -63,7 +63,7 @@ type Reject struct {
 
 // PendingReason is why an eligible job did not start this cycle. Desc, when set, is the
 // text squeue shows instead of the reason's name (Slurm's state_desc); the controller
-// accepts only the texts Slurm's schedulers use (compat/states.SchedulerDescs).
+// accepts only the texts Slurm's schedulers use (compat/states.SchedulerDescReason).
 type PendingReason struct {
 	JobID  uint32 `codec:"job_id"`
 	Reason uint32 `codec:"reason"`

@@ -147,12 +147,14 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	}
 	if d.Overcommit {
 		// The tasks asked for, not the one per node the job is placed as.
-		info.NumTasks = max(j.requestedTasks(), j.NumTasks)
+		info.NumTasks = max(j.allocTasks(), j.NumTasks)
 		if n := d.NTasksPerNode; n != wire.NoVal {
 			info.NTasksPerNode = n
 		}
+	} else if len(j.Nodes) > 0 && j.TasksPerNod > 0 {
+		info.NumTasks = j.allocTasks() // --ntasks-per-node on every node it got
 	}
-	if d, ok := c.plug.descs[j.JobID]; ok && info.StateDesc == "" && j.state().IsPending() && j.Reason == uint32(states.SchedulerDescs[d]) {
+	if d, ok := c.plug.descs[j.JobID]; ok && info.StateDesc == "" && j.state().IsPending() && j.Reason == uint32(descReason(d)) {
 		info.StateDesc = d // the scheduler's text for the reason (sched_cycle.go)
 	}
 	c.jobInfoExtra(j, d, &info) // job_info_show.go
@@ -243,4 +245,10 @@ func forcedShare(os string) int {
 		return n
 	}
 	return 4
+}
+
+// descReason is the reason a scheduler's accepted pending-reason text goes with.
+func descReason(desc string) states.Reason {
+	r, _ := states.SchedulerDescReason(desc)
+	return r
 }

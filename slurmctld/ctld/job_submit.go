@@ -340,6 +340,16 @@ func (j *jobRecord) requestedTasks() uint32 {
 	return 0
 }
 
+// allocTasks is requestedTasks once the job has nodes, as Slurm's build_node_details leaves
+// details->num_tasks: with --ntasks-per-node, that many on every node the job got (a -N1-3
+// --ntasks-per-node=2 job given two nodes has 4 tasks, -n3 --ntasks-per-node=2 has 4).
+func (j *jobRecord) allocTasks() uint32 {
+	if n := uint32(j.descUint(descNTasksPerNode)); n != wire.NoVal && n != 0 && len(j.Nodes) > 0 {
+		return n * uint32(len(j.Nodes))
+	}
+	return j.requestedTasks()
+}
+
 // requestedCPUs is the CPU count a job without an allocation asks for, as Slurm shows it
 // (NumCPUs=, TRES cpu=): its tasks' CPUs, or with -O the min_cpus sbatch sends, one per node.
 func (j *jobRecord) requestedCPUs() uint32 {

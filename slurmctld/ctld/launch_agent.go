@@ -284,8 +284,8 @@ func (c *Controller) launchMsg(j *jobRecord) *wire.LaunchBatchJob {
 		Account:       d.Account,
 		QOS:           d.QOS,
 		NodeList:      hostlist.Compress(j.Nodes),
-		CPUsPerNode:   c.t.usedCPUs(j),    // select_cores.go
-		NumTasks:      j.requestedTasks(), // job_submit.go
+		CPUsPerNode:   c.t.usedCPUs(j), // select_cores.go
+		NumTasks:      j.allocTasks(),  // job_submit.go
 		CPUsPerTask:   j.CPUsPerTask,
 		MemPerNode:    j.minMemoryNode(), // a whole-node or --mem-per-gpu job has no SLURM_MEM_PER_NODE
 		MemPerCPU:     j.MemPerCPU,

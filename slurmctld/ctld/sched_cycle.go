@@ -246,7 +246,7 @@ func (c *Controller) applyPlan(plan scheduler.Plan, cur sentState, now int64) (s
 	for _, r := range plan.Reasons {
 		given[r.JobID] = r.Reason
 		delete(descs, r.JobID) // the last reason given wins, with its text or without
-		if want, ok := states.SchedulerDescs[r.Desc]; ok && uint32(want) == r.Reason {
+		if want, ok := states.SchedulerDescReason(r.Desc); ok && uint32(want) == r.Reason {
 			descs[r.JobID] = r.Desc
 		}
 	}

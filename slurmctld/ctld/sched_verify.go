@@ -131,6 +131,8 @@ func (c *Controller) verifyStart(s scheduler.Start, now int64, running *inUse, d
 			return nil, allocation{}, fmt.Errorf("node %s over-allocated: %d CPUs in use + %d > %d", name, node.busyCPUs(), held, node.cpus())
 		case held > node.partRoom(part):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed what partition %s's MaxCPUsPerNode=%d leaves (%d)", held, name, part.conf.Name, part.conf.MaxCPUsPerNode, node.partRoom(part))
+		case j.TasksPerNod > 0 && cores.Tasks(held) < j.TasksPerNod:
+			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s, less than --ntasks-per-node=%d tasks' %d", cpus, name, j.TasksPerNod, j.TasksPerNod*cpt)
 		case j.TasksPerNod > 0 && !j.Exclusive && cpus > cores.CPUs(c.t.wholeCores, j.TasksPerNod, minCPUs):
 			return nil, allocation{}, fmt.Errorf("%d CPUs on node %s exceed --ntasks-per-node=%d", cpus, name, j.TasksPerNod)
 		}

@@ -47,8 +47,8 @@ func (t *tables) fitsEver(j *jobRecord, p *partEntry) bool {
 // are taken first, --exclude nodes never, then others as select/cons_tres chooses them
 // (ChooseNodes: lower Weight= first, runs of consecutive nodes); the nodes are in
 // configuration order; tasks fill each node before the next (block distribution), every
-// node gets at least one task, --ntasks-per-node caps a node, --exclusive takes whole idle
-// nodes.
+// node gets at least one task, or each node runs --ntasks-per-node tasks (LayoutTasks);
+// --exclusive takes whole idle nodes.
 //
 // A job that shares CPUs (select_share.go) is tried on idle CPUs, then in each row of its
 // partition's, fullest first, as the plugins' selection tries it.
@@ -124,6 +124,9 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem, shares bool
 				}
 			}
 		}
+		if c < j.TasksPerNod {
+			return 0, false // every node runs --ntasks-per-node tasks (selection.LayoutTasks)
+		}
 		return c, c > 0
 	}
 	named := map[string]bool{}
@@ -184,18 +187,11 @@ func (t *tables) selectNodesIn(j *jobRecord, p *partEntry, trackMem, shares bool
 	if j.MaxNodes != 0 && uint32(len(chosen)) > j.MaxNodes {
 		return allocation{}, false
 	}
-	// One task per node first, then fill in order.
-	tasks := make([]uint32, len(chosen))
-	left := j.NumTasks
-	for i := range chosen {
-		tasks[i] = 1
-		left -= min(left, 1)
+	chosenCaps := make([]uint32, 0, len(chosen))
+	for _, c := range chosen {
+		chosenCaps = append(chosenCaps, c.cap)
 	}
-	for i := range chosen {
-		add := min(left, chosen[i].cap-tasks[i])
-		tasks[i] += add
-		left -= add
-	}
+	tasks := selection.LayoutTasks(chosenCaps, j.NumTasks, j.TasksPerNod)
 	a := allocation{}
 	for i, c := range chosen {
 		n := t.nodes[c.name]

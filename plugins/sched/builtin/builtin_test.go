@@ -83,6 +83,21 @@ func TestBuiltin_Schedule_Order(t *testing.T) {
 	tpn := pend(8, 10, "p1", 4)
 	tpn.TasksPerNode = 2
 	tpn.MinNodes = 2
+	tpnOver := pend(8, 10, "p1", 3) // -n3 --ntasks-per-node=2: two tasks on each of its nodes
+	tpnOver.TasksPerNode = 2
+	drained := nodes(4, 4, 0)
+	drained[1].Usable = false // n2 drained
+	four := map[string][]string{"p1": {"n1", "n2", "n3", "n4"}}
+	onN2 := pend(2, 30, "p1", 1)
+	onN2.ReqNodes = []string{"n2"}
+	n2n3 := pend(3, 20, "p1", 2)
+	n2n3.ReqNodes, n2n3.MinNodes = []string{"n2", "n3"}, 2
+	allFour := pend(4, 30, "p1", 4)
+	allFour.MinNodes = 4
+	threeN2 := pend(5, 20, "p1", 3)
+	threeN2.ReqNodes, threeN2.MinNodes = []string{"n2"}, 3
+	wideOnN1 := pend(3, 20, "p1", 4) // -N2 --ntasks-per-node=2 -w n1 behind a job waiting on n1
+	wideOnN1.ReqNodes, wideOnN1.MinNodes, wideOnN1.TasksPerNode = []string{"n1"}, 2, 2
 	big := pend(4, 10, "p1", 100)
 	cases := []struct {
 		name string
@@ -106,6 +121,20 @@ func TestBuiltin_Schedule_Order(t *testing.T) {
 		{"nodelist first", state(nodes(2, 4, 0), two, req), []string{"start 6 n2:1"}},
 		{"exclude never", state(nodes(2, 4, 0), two, exc), []string{"start 7 n2:1"}},
 		{"ntasks-per-node caps a node", state(nodes(2, 4, 0), two, tpn), []string{"start 8 n1:2 n2:2"}},
+		{"ntasks-per-node on every node", state(nodes(2, 4, 0), two, tpnOver), []string{"start 8 n1:2 n2:2"}},
+		{"a node without room for ntasks-per-node is passed over", state(nodes(2, 4, 0), two, running, tpnOver),
+			[]string{"reason 8 Resources"}},
+		// Recorded on Slurm 22.05 with n2 drained: -w n2 and -N2 -w n[2-3] wait with
+		// ReqNodeNotAvail naming n2, a -N4 job with Resources and the partition's text (and
+		// blocks the partition), a later -N3 -w n2 job keeps ReqNodeNotAvail.
+		{"required node drained", state(drained, four, onN2, n2n3),
+			[]string{"reason 2 ReqNodeNotAvail (ReqNodeNotAvail, UnavailableNodes:n2)", "reason 3 ReqNodeNotAvail (ReqNodeNotAvail, UnavailableNodes:n2)"}},
+		{"a drained node makes a whole-partition job short of nodes", state(drained, four, allFour, threeN2, pend(6, 10, "p1", 1)),
+			[]string{"reason 4 Resources (" + states.DescNodesReserved + ")", "reason 5 ReqNodeNotAvail (ReqNodeNotAvail, UnavailableNodes:n2)", "reason 6 Priority"}},
+		// Recorded too: behind a -w n1 job waiting for room there, -N2 -w n1 names n1 as
+		// unavailable (withheld for the first).
+		{"required node withheld for an earlier job", state(nodes(4, 4, 0), four, running, onN1, wideOnN1),
+			[]string{"reason 2 Resources", "reason 3 ReqNodeNotAvail (ReqNodeNotAvail, UnavailableNodes:n1)"}},
 		{"never fits is PartitionConfig, does not block", state(nodes(2, 4, 0), two, big, pend(2, 1, "p1", 1)),
 			[]string{"start 2 n1:1", "reason 4 PartitionConfig"}},
 		{"several partitions: starts in the first with room", state(nodes(2, 4, 0), split, running, multi(2, 10, 2)),

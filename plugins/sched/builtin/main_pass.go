@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/plugins/sched/selection"
 	"github.com/orbit-hpc/orbit/plugins/scheduler"
@@ -27,10 +28,14 @@ type Result struct {
 //
 // As in Slurm's schedule(), a job that cannot start for want of resources blocks its
 // partition (later jobs there wait with Priority) and withholds the partition's nodes from
-// every later job of any partition; a job left with fewer nodes than it needs waits with
+// every later job of any partition; a job left with fewer available nodes (not down,
+// drained or withheld) than it needs waits with
 // Resources, "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher
 // priority partitions", and blocks its own partition in turn. A job held to its --nodelist
-// withholds only those nodes.
+// withholds only those nodes. A job whose --nodelist names a node no job may have now (down,
+// drained, not responding, or withheld so) waits with ReqNodeNotAvail,
+// "ReqNodeNotAvail, UnavailableNodes:<those nodes>", and blocks nothing but its nodes; for
+// a down or drained node that reason wins over a blocked partition's Priority.
 //
 // The advance reservations resvs are respected as of now (Resvs): a job never gets a node
 // a reservation other than its own holds while it would run (RunSecs from now), and a job
@@ -101,15 +106,27 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 			case !capacity.FitsEver(j, part):
 				reason = states.WaitPartConfig
 				continue
+			case notAvail(j, pool, false):
+				// Down or drained: Slurm's reason from the job's submission, which a blocked
+				// partition's Priority does not replace.
+				reason, desc = states.WaitNodeNotAvail, unavailDesc(j, pool)
+				continue
 			case j.Reservation != "" && blockedResv[j.Reservation], j.Reservation == "" && blocked[name]:
 				reason = states.WaitPriority
 				continue
 			case !v.Runs():
 				reason = states.WaitReservation // the controller says so too; it blocks nothing
 				continue
-			case uint32(pool.Unheld(part)) < max(j.MinNodes, 1):
+			case uint32(pool.Available(part)) < max(j.MinNodes, 1):
 				reason, desc = states.WaitResources, states.DescNodesReserved
 				fail(part)
+				continue
+			}
+			if notAvail(j, pool, true) {
+				reason, desc = states.WaitNodeNotAvail, unavailDesc(j, pool)
+				if uint32(len(j.ReqNodes)) >= j.MinNodes {
+					pool.Withhold(j.ReqNodes)
+				}
 				continue
 			}
 			if depth > 0 && r.Tested >= depth {
@@ -159,6 +176,17 @@ func Main(pending []*scheduler.Job, parts func(string) *scheduler.Partition, nod
 		}
 	}
 	return r
+}
+
+// notAvail says whether a --nodelist node of j is down, drained or not responding, or with
+// withheld set aside in this pass (Slurm's ESLURM_NODE_NOT_AVAIL).
+func notAvail(j *scheduler.Job, pool *selection.Pool, withheld bool) bool {
+	return len(j.ReqNodes) > 0 && pool.Unavailable(j.ReqNodes, withheld) != nil
+}
+
+// unavailDesc is the ReqNodeNotAvail text of j: its --nodelist nodes no job may have now.
+func unavailDesc(j *scheduler.Job, pool *selection.Pool) string {
+	return states.UnavailableNodesDesc(hostlist.Compress(pool.Unavailable(j.ReqNodes, true)))
 }
 
 // magnetic tries j in each magnetic reservation that admits it (scheduler.Job.Magnetic),

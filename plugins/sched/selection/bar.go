@@ -4,7 +4,7 @@ package selection
 // p until Bar(nil): the nodes advance reservations keep from the job being placed. A job's
 // --exclude would do the same, but Select searches ExcNodes at every node, and a
 // reservation may hold most of a cluster. The mask is the caller's; it must not change while
-// set. Unlike Withhold it changes no count (Unheld): a reservation does not make a node
+// set. Unlike Withhold it changes no count (Available): a reservation does not make a node
 // unavailable, only unusable by some jobs.
 func (p *Pool) Bar(mask []bool) { p.barred = mask }
 

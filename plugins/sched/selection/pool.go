@@ -101,19 +101,31 @@ func (p *Pool) Withhold(names []string) {
 	}
 }
 
-// Unheld is how many of part's nodes Withhold has not withheld.
-func (p *Pool) Unheld(part *scheduler.Partition) int {
-	idx := p.partIndex(part)
-	if p.withheld == nil {
-		return len(idx)
-	}
+// Available is how many of part's nodes a job may be given now: usable (not down, drained
+// or not responding) and not withheld (Slurm's avail_node_bitmap within the partition).
+func (p *Pool) Available(part *scheduler.Partition) int {
 	n := 0
-	for _, i := range idx {
-		if !p.withheld[i] {
+	for _, i := range p.partIndex(part) {
+		if p.nodes[i].Node.Usable && (p.withheld == nil || !p.withheld[i]) {
 			n++
 		}
 	}
 	return n
+}
+
+// Unavailable is those of names no job may be given now, in their order: nodes down,
+// drained, draining or not responding, and with withheld also the nodes Withhold set aside
+// (Slurm's avail_node_bitmap during a pass); nil when every one is available.
+// Reservations' Bar does not count: that is a reservation's matter, not the node's.
+func (p *Pool) Unavailable(names []string, withheld bool) []string {
+	var out []string
+	for _, n := range names {
+		i, ok := p.index[n]
+		if !ok || !p.nodes[i].Node.Usable || (withheld && p.withheld != nil && p.withheld[i]) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // held says whether node i is withheld or barred.

@@ -101,8 +101,8 @@ func (c *Capacity) FitsEver(j *scheduler.Job, part *scheduler.Partition) bool {
 // select/cons_tres: --nodelist nodes are taken first (all of them or nothing), --exclude
 // nodes never (nor nodes withheld or barred: Withhold, Bar), then nodes in configuration
 // order; tasks fill each node before the next (block distribution) after every node got
-// one; --ntasks-per-node caps a node; --exclusive (and select/linear) takes whole idle
-// nodes. A bad --constraint never fits.
+// one, or each node runs --ntasks-per-node tasks (LayoutTasks); --exclusive (and
+// select/linear) takes whole idle nodes. A bad --constraint never fits.
 func (p *Pool) Select(j *scheduler.Job, part *scheduler.Partition) (Alloc, bool) {
 	c, err := ParseConstraint(j.Features)
 	if err != nil {
@@ -200,18 +200,11 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 	if j.MaxNodes != 0 && uint32(len(chosen)) > j.MaxNodes {
 		return Alloc{}, false
 	}
-	// One task per node first, then fill in order.
-	tasks := make([]uint32, len(chosen))
-	left := j.NumTasks
-	for i := range chosen {
-		tasks[i] = 1
-		left -= min(left, 1)
+	chosenCaps := make([]uint32, 0, len(chosen))
+	for _, cd := range chosen {
+		chosenCaps = append(chosenCaps, cd.cap)
 	}
-	for i := range chosen {
-		add := min(left, chosen[i].cap-tasks[i])
-		tasks[i] += add
-		left -= add
-	}
+	tasks := LayoutTasks(chosenCaps, j.NumTasks, j.TasksPerNode)
 	a := Alloc{Partition: part.Name, UserID: j.UserID, UserExclusive: j.ExclusiveUser}
 	switch {
 	case si >= 0 && v == viewIdle:
@@ -254,6 +247,33 @@ func (p *Pool) selectWith(j *scheduler.Job, part *scheduler.Partition, c Constra
 		}
 	}
 	return a, true
+}
+
+// LayoutTasks is the tasks a job of tasks tasks (tasksPerNode: --ntasks-per-node, 0 none)
+// runs on each of its chosen nodes, which can take caps[i] each: with --ntasks-per-node,
+// that many on every node, so a job given more nodes than its tasks need runs more tasks
+// (Slurm's build_node_details sets num_tasks to nodes × ntasks_per_node, and its selection
+// gives each node ntasks_per_node tasks' CPUs: -n3 --ntasks-per-node=2 runs 2+2); without
+// it one task per node first, then each node filled in order (block distribution).
+func LayoutTasks(caps []uint32, tasks, tasksPerNode uint32) []uint32 {
+	out := make([]uint32, len(caps))
+	if tasksPerNode > 0 {
+		for i, c := range caps {
+			out[i] = min(c, tasksPerNode)
+		}
+		return out
+	}
+	left := tasks
+	for i := range caps {
+		out[i] = 1
+		left -= min(left, 1)
+	}
+	for i, c := range caps {
+		add := min(left, c-out[i])
+		out[i] += add
+		left -= add
+	}
+	return out
 }
 
 // weightOf is node i's Weight= for the choice of nodes, after every node Prefer marks when

@@ -105,3 +105,43 @@ func TestSelect_NodeCountLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutTasks: with --ntasks-per-node every chosen node runs that many tasks, so a job
+// given more nodes than its tasks need runs more (recorded on Slurm 22.05: -n3
+// --ntasks-per-node=2 ran 2(x2), -n5 -c2 --ntasks-per-node=2 2(x3), -N2-4
+// --ntasks-per-node=3 3(x4)); without it one task per node, then block.
+func TestLayoutTasks(t *testing.T) {
+	for _, c := range []struct {
+		caps               []uint32
+		tasks, tasksPerNod uint32
+		want               []uint32
+	}{
+		{[]uint32{2, 2}, 3, 2, []uint32{2, 2}},
+		{[]uint32{2, 2, 2}, 5, 2, []uint32{2, 2, 2}},
+		{[]uint32{3, 3, 3, 3}, 6, 3, []uint32{3, 3, 3, 3}},
+		{[]uint32{64, 64}, 3, 0, []uint32{2, 1}},
+		{[]uint32{1, 64, 64}, 65, 0, []uint32{1, 63, 1}},
+		{[]uint32{4, 4}, 2, 0, []uint32{1, 1}},
+	} {
+		if got := LayoutTasks(c.caps, c.tasks, c.tasksPerNod); !slices.Equal(got, c.want) {
+			t.Errorf("LayoutTasks(%v, %d, %d) = %v, want %v", c.caps, c.tasks, c.tasksPerNod, got, c.want)
+		}
+	}
+}
+
+// TestSelect_TasksPerNode: a node without room for --ntasks-per-node tasks is passed over
+// (cons_tres's can_job_run_on_node), and each node taken gets that many tasks' CPUs.
+func TestSelect_TasksPerNode(t *testing.T) {
+	nodes := []scheduler.Node{gresNode("n1", 8), gresNode("n2", 8), gresNode("n3", 8)}
+	p := NewPool(Mode{CPUs: true}, nodes)
+	p.Take(Alloc{Nodes: []string{"n1"}, CPUs: []uint32{6}}, false) // n1: room for one task of 2 CPUs
+	j := &scheduler.Job{ID: 1, Partition: "p", MinNodes: 1, NumTasks: 3, CPUsPerTask: 2, TasksPerNode: 2}
+	a, ok := p.Select(j, part(nodes))
+	if !ok || !slices.Equal(a.Nodes, []string{"n2", "n3"}) || !slices.Equal(a.CPUs, []uint32{4, 4}) {
+		t.Fatalf("-n3 -c2 --ntasks-per-node=2 got %v CPUs %v (ok %v), want n[2-3] with 4 each", a.Nodes, a.CPUs, ok)
+	}
+	j.ReqNodes = []string{"n1"}
+	if a, ok := p.Select(j, part(nodes)); ok {
+		t.Fatalf("-w n1 with room for one task there got %v %v", a.Nodes, a.CPUs)
+	}
+}

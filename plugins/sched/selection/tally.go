@@ -130,5 +130,8 @@ func capacity(mode Mode, f *Free, gres []uint64, j *scheduler.Job, cpt uint32, w
 			n = min(n, cores.MemTasks(avail, j.MemPerCPU, mode.WholeCores, j.ThreadsPerCore))
 		}
 	}
+	if n < j.TasksPerNode {
+		return 0, false // every node of the job runs --ntasks-per-node tasks (layoutTasks)
+	}
 	return n, n > 0
 }
