@@ -106,6 +106,6 @@ func setOwnEnv(env, set []string) []string {
 
 // inherited says whether sbatch's environment sets name.
 func inherited(env []string, name string) bool {
-	_, ok := lookup(env, name)
+	_, ok := jobspec.Lookup(env, name)
 	return ok
 }

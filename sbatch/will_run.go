@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -25,7 +26,7 @@ func willRun(ctx context.Context, c *cmdclient.Client, cmd string, desc *wire.Jo
 		fmt.Fprintf(stderr, "allocation failure: %s\n", we.Text)
 		return 1
 	}
-	tf, _ := lookup(env, "SLURM_TIME_FORMAT")
+	tf, _ := jobspec.Lookup(env, "SLURM_TIME_FORMAT")
 	fmt.Fprint(stderr, willRunText(cmd, &rep, tf, stderr))
 	return 0
 }

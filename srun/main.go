@@ -542,7 +542,11 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	host, _ := os.Hostname()
 	um := syscall.Umask(0)
 	syscall.Umask(um)
-	env := stepEnv{base: os.Environ(), step: step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
+	base := os.Environ()
+	if o.spec != nil {
+		base = jobspec.StepExportEnv(base, o.spec.Export) // --export, SLURM_EXPORT_ENV
+	}
+	env := stepEnv{base: base, step: step, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()),
 		commHost: commHost, commPort: port, submitDir: firstNonEmpty(os.Getenv("SLURM_SUBMIT_DIR"), wd),
 		submitHos: firstNonEmpty(os.Getenv("SLURM_SUBMIT_HOST"), host), confPath: s.c.ConfPath,
 		umask: um, label: o.label, cpt: o.cpusPerTask, inAlloc: !s.allocated && !s.noAlloc, noAlloc: s.noAlloc, jobName: o.jobName,

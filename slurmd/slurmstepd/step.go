@@ -439,32 +439,29 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 	return spec, stdin, nil
 }
 
-// lookPath finds cmd as execvp would with the step's PATH; a name with a slash is taken
-// relative to the working directory.
+// lookPath is the command slurmstepd executes for cmd, as Slurm's _build_path finds it: a
+// name starting with "/" as it is, one starting with "." under the working directory,
+// otherwise the first PATH entry (empty ones skipped) holding something of that name that
+// is not a directory, executable or not (execve then says why). Not found, or without a
+// PATH (srun --export=NONE), found is false and the task starts as given, so that a bare
+// name fails "execve(): cmd: No such file or directory" as on Slurm.
 func lookPath(cmd string, env []string, workDir string) (string, bool) {
-	isExec := func(p string) bool {
-		st, err := os.Stat(p)
-		return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+	switch {
+	case strings.HasPrefix(cmd, "/"):
+		return cmd, true
+	case strings.HasPrefix(cmd, "."):
+		return workDir + "/" + cmd, true
 	}
-	if strings.Contains(cmd, "/") {
-		p := cmd
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(workDir, p)
-		}
-		return p, isExec(p)
-	}
-	path := "/usr/local/bin:/usr/bin:/bin"
-	if v, ok := lookup(env, "PATH"); ok {
-		path = v
-	}
-	for _, dir := range filepath.SplitList(path) {
+	path, _ := lookup(env, "PATH")
+	for _, dir := range strings.Split(path, ":") {
 		if dir == "" {
-			dir = "."
+			continue
 		}
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(workDir, dir)
 		}
-		if p := filepath.Join(dir, cmd); isExec(p) {
+		p := filepath.Join(dir, cmd)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p, true
 		}
 	}
