@@ -116,6 +116,7 @@ type Controller struct {
 	bf        bfStats     // sdiag's backfill section (stats_backfill.go)
 	onReconf  func(*conf.Config)
 	admin     adminSettings // scontrol setdebug, setdebugflags, fsdampeningfactor (debug_level.go)
+	mailTimes mailSent      // the time-limit mails running jobs were sent (job_mail.go)
 }
 
 // New opens the state in StateSaveLocation, recovers the saved jobs and nodes, and returns a

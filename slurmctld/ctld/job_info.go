@@ -138,6 +138,9 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 	} else if j.state().IsPending() {
 		info.NumNodes = c.t.pendingNodeCount(j)
 	}
+	if info.MailUser == "" && info.MailType != 0 {
+		info.MailUser = c.mailUser(j) // job_mail.go: the user's name when not given
+	}
 	if info.StdIn == "" && info.BatchFlag {
 		info.StdIn = "/dev/null" // sbatch's default; an interactive job has none
 	}

@@ -58,7 +58,11 @@ func (c *Controller) enforceTimeLimits() {
 		if !j.state().IsRunning() {
 			continue
 		}
-		limited := j.TimeLimit != wire.Infinite && j.TimeLimit != wire.NoVal && j.runSeconds(now) >= int64(j.TimeLimit)*60+over
+		finite := j.TimeLimit != wire.Infinite && j.TimeLimit != wire.NoVal
+		if finite {
+			c.mailTimeLimits(j, now) // job_mail.go: --mail-type=TIME_LIMIT_*, the limit's own at its end
+		}
+		limited := finite && j.runSeconds(now) >= int64(j.TimeLimit)*60+over
 		if !limited && (noOverrunLimit || !c.t.resvEnded(j, now, overrun)) {
 			continue
 		}

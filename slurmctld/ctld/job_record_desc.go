@@ -88,6 +88,8 @@ var (
 	descKillInvalid   = descField("KillInvalid")
 	descLicenses      = descField("Licenses")
 	descLicensesEmpty = descField("LicensesEmpty")
+	descMailType      = descField("MailType")
+	descMailUser      = descField("MailUser")
 	descMemPerCPU     = descField("MemPerCPU")
 	descMemPerNode    = descField("MemPerNode")
 	descMinCPUs       = descField("MinCPUs")

@@ -131,14 +131,25 @@ func (c *Controller) runEpilogSlurmctld(jobID uint32) {
 	}()
 }
 
-// ctldScriptEnv is Slurm's job_common_env_vars for j (under the read lock).
+// ctldScriptEnv is Slurm's job_common_env_vars for j (under the read lock), with
+// SLURM_SCRIPT_CONTEXT prolog_slurmctld or epilog_slurmctld.
 func (c *Controller) ctldScriptEnv(j *jobRecord, epilog bool) []string {
+	env := c.jobCommonEnv(j, epilog)
+	if epilog {
+		return append(env, "SLURM_SCRIPT_CONTEXT=epilog_slurmctld")
+	}
+	return append(env, "SLURM_SCRIPT_CONTEXT=prolog_slurmctld")
+}
+
+// jobCommonEnv is Slurm's job_common_env_vars for j (under the read lock): with complete,
+// the job's exit code too.
+func (c *Controller) jobCommonEnv(j *jobRecord, complete bool) []string {
 	var env []string
 	set := func(k, v string) { env = append(env, k+"="+v) }
 	u := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 	d := j.Desc()
 	set("SLURM_JOB_ACCOUNT", d.Account)
-	if epilog {
+	if complete {
 		ws := syscall.WaitStatus(j.ExitCode)
 		code, sig := 0, 0
 		if ws.Exited() {
@@ -199,11 +210,6 @@ func (c *Controller) ctldScriptEnv(j *jobRecord, epilog bool) []string {
 	if d.WorkDir != "" {
 		set("SLURM_JOB_WORK_DIR", d.WorkDir)
 	}
-	if epilog {
-		set("SLURM_SCRIPT_CONTEXT", "epilog_slurmctld")
-	} else {
-		set("SLURM_SCRIPT_CONTEXT", "prolog_slurmctld")
-	}
 	return env
 }
 
@@ -251,7 +257,7 @@ func (c *Controller) runCtldScript(pattern string, env []string) (status int, ti
 		return 127 << 8, false
 	}
 	for _, p := range paths {
-		if status, timedOut = c.runOneCtldScript(p, nil, env); status != 0 {
+		if status, timedOut = c.runOneCtldScript(p, nil, env, c.scriptTimeout()); status != 0 {
 			return status, timedOut
 		}
 	}
@@ -259,8 +265,8 @@ func (c *Controller) runCtldScript(pattern string, env []string) (status int, ti
 }
 
 // runOneCtldScript runs path with args and only env as its environment, in a process group
-// of its own, bounded by PrologEpilogTimeout, and returns its wait(2) status.
-func (c *Controller) runOneCtldScript(path string, args, env []string) (int, bool) {
+// of its own, bounded by limit (0: none), and returns its wait(2) status.
+func (c *Controller) runOneCtldScript(path string, args, env []string, limit time.Duration) (int, bool) {
 	if !filepath.IsAbs(path) || unix.Access(path, unix.R_OK|unix.X_OK) != nil {
 		c.log.Error("script can not be executed", "path", path)
 		return 127 << 8, false
@@ -279,8 +285,8 @@ func (c *Controller) runOneCtldScript(path string, args, env []string) (int, boo
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var timer <-chan time.Time
-	if t := c.scriptTimeout(); t > 0 {
-		tm := time.NewTimer(t)
+	if limit > 0 {
+		tm := time.NewTimer(limit)
 		defer tm.Stop()
 		timer = tm.C
 	}

@@ -23,7 +23,7 @@ func (c *Controller) runResvScripts(scripts []resvScript) {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			status, timedOut := c.runOneCtldScript(path, []string{s.resv}, nil)
+			status, timedOut := c.runOneCtldScript(path, []string{s.resv}, nil, c.scriptTimeout())
 			if status != 0 || timedOut {
 				c.log.Error(s.key+" failed", "reservation", s.resv, "path", path, "status", statusText(status), "timed_out", timedOut)
 				return

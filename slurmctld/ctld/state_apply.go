@@ -107,7 +107,9 @@ func (c *Controller) apply(ch change) (*store.Pending, error) {
 		return nil, err
 	}
 	for _, j := range e.jobs {
+		old := c.t.jobs[j.JobID]
 		c.t.installJob(j)
+		c.mailTransition(old, j) // job_mail.go: MailProg for --mail-type events
 	}
 	for _, id := range e.purge {
 		c.t.removeJob(id)
