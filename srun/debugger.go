@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/orbit-hpc/orbit/srun/multiprog"
 )
 
 // proctable is srun --debugger-test's view of a parallel debug launch (Slurm's
@@ -16,7 +18,7 @@ type proctable struct {
 	mu         sync.Mutex
 	pids       map[uint32]uint32
 	tasks      uint32
-	executable string
+	executable func(rank uint32) string
 	nodeOf     func(rank uint32) string
 	out        io.Writer // nil with -Q
 	printed    bool
@@ -38,6 +40,22 @@ func (p *proctable) add(rank uint32, data []byte) {
 		return
 	}
 	for r := uint32(0); r < p.tasks; r++ {
-		fmt.Fprintf(p.out, "srun: task:%d, host:%s, pid:%d, executable:%s\n", r, p.nodeOf(r), p.pids[r], p.executable)
+		fmt.Fprintf(p.out, "srun: task:%d, host:%s, pid:%d, executable:%s\n", r, p.nodeOf(r), p.pids[r], p.executable(r))
+	}
+}
+
+// executableOf names each task's program in the proctable: the command, or with
+// --multi-prog the program the configuration gives the task's rank, as written there
+// (Slurm's mpir_set_multi_name; "(null)" for a rank it does not cover).
+func executableOf(command string, multiProg bool, config string) func(rank uint32) string {
+	if !multiProg {
+		return func(uint32) string { return command }
+	}
+	return func(rank uint32) string {
+		argv, err := multiprog.TaskArgv(config, int(rank), nil)
+		if err != nil || len(argv) == 0 {
+			return "(null)"
+		}
+		return argv[0]
 	}
 }

@@ -211,6 +211,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		jobID = uint64(id)
 		s.allocated = true
+		if s.alloc != nil && (o.spec == nil || o.spec.TaskNodes == nil) {
+			// Slurm's _job_create_structure: without -n, -c's tasks fill what the job got
+			// (srun -N1 -c1 --exclusive runs one task per CPU of the node).
+			setStepTasks(o, s.alloc.CPUsPerNode, len(s.alloc.Nodes)) // step_in_alloc.go
+		}
 	} else {
 		info, code := s.confirmAllocation(ctx, uint32(jobID)) // alloc_confirm.go
 		if code != 0 {
@@ -473,6 +478,9 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	if !s.allocated && s.alloc != nil && o.spec.MaxNodes > 0 {
 		req.MaxNodes = min(o.spec.MaxNodes, uint32(len(s.alloc.Nodes))) // launch.c: at most the allocation's
 	}
+	if !s.allocated && !s.noAlloc && o.timeLimit > 0 && o.timeLimit != wire.NoVal {
+		req.TimeLimit = o.timeLimit // --time in an existing allocation: the step's own limit
+	}
 	if s.allocated {
 		req.NodeList, req.ExcNodes, req.Features = "", "", "" // the allocation honoured them
 		if s.alloc != nil && uint32(len(s.alloc.Nodes)) > req.MinNodes {
@@ -600,7 +608,8 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 		noStatus: o.spec.DisableStatus} // interrupt.go
 	relay.cancelled = sigs.stepCancelled
 	if o.spec.DebuggerTest {
-		relay.procs = &proctable{pids: map[uint32]uint32{}, tasks: step.NumTasks, executable: o.argv[0], nodeOf: relay.nodeOfRank}
+		relay.procs = &proctable{pids: map[uint32]uint32{}, tasks: step.NumTasks, nodeOf: relay.nodeOfRank,
+			executable: executableOf(o.argv[0], o.multiProg, o.multiProgData)}
 		if !o.spec.Quiet {
 			relay.procs.out = s.stderr
 		}
@@ -636,7 +645,7 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	}
 	common := &wire.LaunchTasks{Cred: step.Cred, JobID: step.JobID, StepID: step.StepID, UserID: env.uid, GroupID: env.gid,
 		Argv: o.argv, WorkDir: wd, IOAddr: net.JoinHostPort(commHost, strconv.Itoa(port)), IOKey: key,
-		KillWait: step.KillWait, TimeLimit: step.TimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
+		KillWait: step.KillWait, TimeLimit: step.TimeLimit, StepTimeLimit: step.StepTimeLimit, MultiProg: o.multiProgData, OpenMode: int32(o.openMode),
 		TaskProlog: o.spec.TaskProlog, TaskEpilog: o.spec.TaskEpilog,
 		StdinRank: -1, PMISize: pmiSize, PMIMapping: pmiMapping, SlurmdDebug: o.spec.SlurmdDebug,
 		ParallelDebug: o.spec.DebuggerTest, NoAlloc: s.noAlloc, BcastLibs: s.bcastLibs, GPUsPerTask: gpusPerTask(o.spec.TresPerTask), SrunAlloc: s.allocated}
@@ -665,6 +674,10 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	if plan.stdinFile != nil {
 		stdin = plan.stdinFile
 	}
+	// As Slurm's client_io_handler_start: an srun sent to the background keeps relaying its
+	// tasks' output; its read of the terminal fails (the end of the tasks' input) instead
+	// of stopping it.
+	signal.Ignore(syscall.SIGTTIN)
 	go relay.forwardStdin(stdin)
 	stopSigs := sigs.watch(ctx)
 	exits := relay.wait()

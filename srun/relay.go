@@ -217,8 +217,8 @@ func (r *relay) serve(c net.Conn) {
 				ended(f.Rank)
 			}
 		case stepio.Cancelled:
-			if r.cancelled != nil {
-				r.cancelled()
+			if r.cancelled != nil && string(f.Data) != stepio.CancelStepTimeLimit {
+				r.cancelled() // the step's own time limit: only its tasks' ends are told
 			}
 		case stepio.PMIPut:
 			if r.pmi != nil && open[f.Rank] {

@@ -157,10 +157,25 @@ func (a *applier) verifyHint() error {
 		cliRival = cliRival || v == fromCLI && (b.To != "" || b.Type != "")
 		envRival = envRival || v == fromEnv
 	}
+	info := func(msg string) {
+		if a.js.Verbose > 0 {
+			a.js.Warnings = append(a.js.Warnings, cmdName(a.cmd)+": "+msg+"\n")
+		}
+	}
+	if _, ok := src("threads-per-core"); ok {
+		// Slurm's _validate_threads_per_core_option, which runs first.
+		switch b, _, _ := VerifyCPUBind(a.js.CPUBind, ""); {
+		case !a.js.CPUBindSet:
+			info("Setting --cpu-bind=threads as a default of --threads-per-core use")
+		case a.cmd == Srun && a.js.CPUBind == "verbose" && b.Type == "":
+			info("Setting --cpu-bind=threads,verbose as a default of --threads-per-core use")
+		}
+	}
 	switch {
 	case !hint || s.Hint == "":
 		return nil
 	case hintSrc == fromCLI && cliRival:
+		info("Following options are mutually exclusive with --hint: --ntasks-per-core, --threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose). Ignoring --hint.")
 		s.Hint = ""
 		a.js.Undefine("hint")
 		return nil
@@ -173,7 +188,12 @@ func (a *applier) verifyHint() error {
 		for _, id := range []string{"ntasks-per-core", "threads-per-core", "extra-node-info", "cpu-bind", "cpu_bind"} {
 			a.js.Undefine(id)
 		}
-	case cliRival, envRival:
+	case cliRival:
+		s.Hint = ""
+		a.js.Undefine("hint")
+		return nil
+	case envRival:
+		info("Following options are mutually exclusive with --hint: --ntasks-per-core, --threads-per-core, -B and --cpu-bind, but more than one set by environment variables. Ignoring SLURM_HINT.")
 		s.Hint = ""
 		a.js.Undefine("hint")
 		return nil

@@ -152,6 +152,7 @@ func StoredDesc(d *wire.JobDesc, js *jobspec.JobSpec) {
 		d.TresFreq = "gpu:" + s.GPUFreq
 	}
 	d.NTasksPerSocket = s.NTasksPerSocket
+	d.AcctgFreq = js.Site.AcctgFreq // checked against JobAcctGatherFrequency by the controller
 	// The GPU requests beyond --gres, which the controller turns into GPUs per node.
 	d.TresPerJob, d.TresPerTask, d.CpusPerTres, d.MemPerTres = js.TresPerJob, js.TresPerTask, js.CpusPerTres, js.MemPerTres
 }

@@ -133,6 +133,9 @@ type JobDesc struct {
 	// Reboot (--reboot) makes the job exclusive; Orbit accepts it only without a
 	// RebootProgram, where Slurm reboots nothing either.
 	Reboot bool `codec:"reboot"`
+	// AcctgFreq is --acctg-freq as given ("" none): with a memory limit, its task sampling
+	// may not be off nor slower than JobAcctGatherFrequency's.
+	AcctgFreq string `codec:"acctg_freq,omitempty"`
 }
 
 // SubmitBatchJobReply answers MsgSubmitBatchJob. It is sent only after the job is durable,

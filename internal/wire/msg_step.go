@@ -90,6 +90,9 @@ type StepCreateRequest struct {
 	// TaskNodes is an arbitrary distribution's node of each task, in rank order: the step
 	// runs on those nodes (of the allocation) with that many tasks each.
 	TaskNodes []string `codec:"task_nodes,omitempty"`
+	// TimeLimit is srun --time for a step in an existing allocation, minutes (0: none, the
+	// job's limit alone): the step is ended DUE TO TIME LIMIT when it has run that long.
+	TimeLimit uint32 `codec:"time_limit,omitempty"`
 }
 
 // StepCreateReply is the new step: its id, its layout over the job's nodes (block
@@ -107,14 +110,17 @@ type StepCreateReply struct {
 	Cred        []byte   `codec:"cred"`          // launch credential (internal/auth LaunchCred)
 	KillWait    uint32   `codec:"kill_wait"`     // seconds
 	TimeLimit   uint32   `codec:"time_limit"`    // the job's, minutes
-	JobName     string   `codec:"job_name"`      // for the environment
-	Partition   string   `codec:"partition"`     //
-	JobNodeList string   `codec:"job_node_list"` // the job's nodes
-	JobCPUs     []uint32 `codec:"job_cpus"`      // the job's CPUs per node (of JobNodeList)
-	ClusterName string   `codec:"cluster_name"`  //
-	CtldAddr    string   `codec:"ctld_addr"`     // for SLURM_WORKING_CLUSTER
-	CtldPort    uint32   `codec:"ctld_port"`     //
-	UserName    string   `codec:"user_name"`     //
+	// StepTimeLimit is the step's own time limit (StepCreateRequest.TimeLimit), minutes;
+	// 0 none.
+	StepTimeLimit uint32   `codec:"step_time_limit,omitempty"`
+	JobName       string   `codec:"job_name"`      // for the environment
+	Partition     string   `codec:"partition"`     //
+	JobNodeList   string   `codec:"job_node_list"` // the job's nodes
+	JobCPUs       []uint32 `codec:"job_cpus"`      // the job's CPUs per node (of JobNodeList)
+	ClusterName   string   `codec:"cluster_name"`  //
+	CtldAddr      string   `codec:"ctld_addr"`     // for SLURM_WORKING_CLUSTER
+	CtldPort      uint32   `codec:"ctld_port"`     //
+	UserName      string   `codec:"user_name"`     //
 	// GPUs is, for each of the step's nodes, the GPU devices (with device files) the step
 	// gets there ("0,1"; "" none): its CUDA_VISIBLE_DEVICES and SLURM_STEP_GPUS.
 	GPUs []string `codec:"gpus"`
@@ -157,6 +163,9 @@ type LaunchTasks struct {
 	StdinRank   int32    `codec:"stdin_rank"` // the task that reads srun's stdin; -1 none
 	KillWait    uint32   `codec:"kill_wait"`
 	TimeLimit   uint32   `codec:"time_limit"` // minutes, 0 or Infinite = none
+	// StepTimeLimit is the step's own limit (srun --time in an allocation), minutes, 0
+	// none: slurmstepd ends the tasks DUE TO TIME LIMIT when they have run that long.
+	StepTimeLimit uint32 `codec:"step_time_limit,omitempty"`
 	// StdOut and StdErr are per-task file names (srun -o/-e), indexed like Ranks, with srun's
 	// part of the pattern expanded and %t %n %N %u left for the node (compat/filepattern
 	// StepTaskPath); empty: stream to srun.

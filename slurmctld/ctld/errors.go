@@ -17,6 +17,7 @@ const (
 	errnoAlreadyDone          = 2021 // ESLURM_ALREADY_DONE
 	errnoJobPending           = 2024 // ESLURM_JOB_PENDING
 	errnoInvalidTaskMemory    = 2044 // ESLURM_INVALID_TASK_MEMORY
+	errnoInvalidAcctFreq      = 4003 // ESLURMD_INVALID_ACCT_FREQ
 )
 
 var errnoTexts = map[int32]string{
@@ -32,6 +33,7 @@ var errnoTexts = map[int32]string{
 	errnoAlreadyDone:          "Job/step already completing or completed",
 	errnoJobPending:           "Job is pending execution",
 	errnoInvalidTaskMemory:    "Memory required by task is not available",
+	errnoInvalidAcctFreq:      "Invalid accounting frequency requested",
 }
 
 // slurmErr returns the wire error for one of the errno values above, with Slurm's text.

@@ -259,6 +259,10 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	if d.MemPerCPU != wire.NoVal64 && d.MemPerCPU != 0 {
 		j.MemPerCPU = d.MemPerCPU
 	}
+	freq, _ := c.config().Get("JobAcctGatherFrequency")
+	if err := checkAcctFreq(d.AcctgFreq, freq, memSet(d.MemPerCPU) || memSet(d.MemPerNode)); err != nil {
+		return nil, err // job_acct_freq.go
+	}
 	if !c.applyMemLimits(j, part) && c.config().EnforcePartLimits != "NO" && (memSet(d.MemPerCPU) || memSet(d.MemPerNode)) {
 		return nil, slurmErr(errnoInvalidTaskMemory) // job_memory.go
 	}

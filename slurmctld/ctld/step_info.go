@@ -20,6 +20,8 @@ type stepMeta struct {
 	nodes    uint32
 	srunHost string
 	srunPid  uint32
+	// timeLimit is the step's own limit (srun --time in an allocation), minutes; 0 none.
+	timeLimit uint32
 }
 
 // stepCPUs is the CPUs a step holds: all of the job's CPUs on the step's nodes (cpusOnNode,
@@ -98,8 +100,8 @@ func int64Cmp(a, b int64) int {
 // stepInfos lists the live steps of the jobs in infos for squeue -s and scontrol show step:
 // every srun step of a running job, then its batch step when the job runs a batch script
 // (Slurm lists the batch step as "batch" on the batch host, started with the job, with no
-// CPUs of its own). A step's time limit is its own (srun --time), which Orbit's steps do not
-// have: UNLIMITED, as Slurm shows a step without one. Called under c.mu's read lock.
+// CPUs of its own). A step's time limit is its own (srun --time in the allocation),
+// UNLIMITED without one, as Slurm shows it. Called under c.mu's read lock.
 func (c *Controller) stepInfos(infos []wire.JobInfo) []wire.StepInfo {
 	var out []wire.StepInfo
 	for i := range infos {
@@ -121,6 +123,9 @@ func (c *Controller) stepInfos(infos []wire.JobInfo) []wire.StepInfo {
 			si.StepID, si.Name, si.NodeList = st.id, st.meta.name, st.nodes
 			si.StartTime, si.NumTasks, si.NumCPUs = st.meta.start, st.meta.tasks, st.meta.cpus
 			si.Dist, si.SrunHost, si.SrunPid = stepDist(st.meta.tasks, st.meta.nodes), st.meta.srunHost, st.meta.srunPid
+			if st.meta.timeLimit != 0 {
+				si.TimeLimit = st.meta.timeLimit
+			}
 			out = append(out, si)
 		}
 		if ji.BatchFlag && ji.BatchHost != "" {

@@ -224,8 +224,11 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		for _, n := range r.TaskNodes {
 			arbitrary[n]++
 		}
-		// The step's nodes are the list's, checked against the allocation as -w's are.
+		// The step's nodes are the list's, checked against the allocation as -w's are, and
+		// no others: Slurm's step_mgr sets min_nodes to them whatever srun asked (an
+		// allocation's SLURM_NNODES under a SLURM_HOSTFILE naming fewer nodes).
 		r.NodeList, r.NumTasks = hostlist.Uniq(r.TaskNodes), uint32(len(r.TaskNodes))
+		r.MinNodes, r.MaxNodes = uint32(len(arbitrary)), 0
 	}
 	var exc []string
 	if r.ExcNodes != "" {
@@ -349,6 +352,9 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 		JobCPUs: c.t.usedCPUs(j), ClusterName: c.config().ClusterName,
 		UserName: c.names.user(j.UserID), GPUs: gpus,
 	}
+	if r.TimeLimit != 0 && r.TimeLimit != wire.NoVal && r.TimeLimit != wire.Infinite {
+		rep.StepTimeLimit = r.TimeLimit // srun --time in the allocation: slurmstepd ends the step then
+	}
 	for _, t := range a.tasks {
 		rep.NumTasks += t
 	}
@@ -368,7 +374,7 @@ func (c *Controller) handleStepCreate(_ context.Context, req *wire.Request) (any
 			rep.CtldPort = uint32(p)
 		}
 	}
-	c.steps.describe(rep.JobID, rep.StepID, stepMeta{name: r.Name, start: c.now().Unix(), tasks: rep.NumTasks, cpus: stepCPUs(rep.CPUsOnNode), nodes: uint32(len(rep.Nodes)), srunHost: r.SrunHost, srunPid: r.SrunPid}) // step_info.go
+	c.steps.describe(rep.JobID, rep.StepID, stepMeta{name: r.Name, start: c.now().Unix(), tasks: rep.NumTasks, cpus: stepCPUs(rep.CPUsOnNode), nodes: uint32(len(rep.Nodes)), srunHost: r.SrunHost, srunPid: r.SrunPid, timeLimit: rep.StepTimeLimit}) // step_info.go
 	cred, err := c.launch.SignLaunch(auth.LaunchCred{
 		JobID: rep.JobID, StepID: rep.StepID, UID: uid, GID: gid, NodeList: rep.NodeList,
 	})

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/filepattern"
@@ -112,6 +113,16 @@ func runStep(path string) int {
 		return 1
 	}
 	log.Info("step started", "job", l.Msg.JobID, "step", l.Msg.StepID, "node", l.NodeName, "nodes", len(live))
+	if lim := l.Msg.StepTimeLimit; lim > 0 && lim != noVal && lim != wireInfinite {
+		// srun --time in an allocation: the step's own limit, from its start here.
+		limit := time.AfterFunc(time.Duration(lim)*time.Minute, func() {
+			log.Info("step time limit reached", "job", l.Msg.JobID, "step", l.Msg.StepID, "minutes", lim)
+			for _, r := range live {
+				r.timeOut()
+			}
+		})
+		defer limit.Stop()
+	}
 	// Each node's share ends on its own: its connection to srun closes and its state file
 	// goes as soon as its tasks are done, as a stepd of its own would.
 	ended := make(chan *nodeRun, len(live))
@@ -233,12 +244,26 @@ func (r *nodeRun) cancel(why string, now bool) {
 		return // this node's tasks are done already
 	default:
 	}
-	r.cancelOnce.Do(func() { cancelled(r.l, r.sink, r.spec, why) })
+	r.cancelOnce.Do(func() { cancelled(r.l, r.sink, r.spec, why, nil) })
 	if now {
 		r.step.Abort()
 		return
 	}
 	r.step.Kill()
+}
+
+// timeOut ends the node's share at the step's own time limit, with slurmstepd's
+// "CANCELLED AT ... DUE TO TIME LIMIT" line; the step ends TIMEOUT.
+func (r *nodeRun) timeOut() {
+	select {
+	case <-r.step.Done():
+		return
+	default:
+	}
+	r.cancelOnce.Do(func() {
+		cancelled(r.l, r.sink, r.spec, cancelReason(stepdlaunch.SigTimeout), []byte(stepio.CancelStepTimeLimit))
+	})
+	r.step.TimeOut()
 }
 
 // finish cleans up after the node's share once its tasks are done.
@@ -257,8 +282,8 @@ func (r *nodeRun) finish(log *slog.Logger) {
 // first task's stderr goes when that is srun, as Slurm's slurmstepd logs it there: on the
 // step's first node only, or the node SLURM_STEP_KILLED_MSG_NODE_ID names (Slurm's
 // msg_target_node_id), so a step over many nodes says it once.
-func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, why string) {
-	defer sink.write(stepio.Cancelled, l.Msg.NodeID, nil)
+func cancelled(l *stepdlaunch.Step, sink *srunSink, spec stepd.StepSpec, why string, data []byte) {
+	defer sink.write(stepio.Cancelled, l.Msg.NodeID, data)
 	if len(spec.Tasks) == 0 || spec.Tasks[0].Stderr.Writer == nil || l.Msg.NodeID != killedMsgNode(spec.Env) {
 		return
 	}
@@ -330,6 +355,13 @@ func stepSpec(l *stepdlaunch.Step, sink *srunSink) (stepd.StepSpec, []io.WriteCl
 	m := &l.Msg
 	env := append([]string(nil), m.Environment...)
 	env = append(env, "SLURMD_NODENAME="+l.NodeName)
+	if um, ok := lookup(env, "SLURM_UMASK"); ok {
+		// srun's umask for the tasks (Slurm's set_umask, which leaves the variable to a
+		// step's tasks; the batch step drops it: batchSpec).
+		if v, err := strconv.ParseUint(um, 8, 32); err == nil {
+			syscall.Umask(int(v & 0o777))
+		}
+	}
 	if m.BcastLibs && len(m.Argv) > 0 {
 		env = withLibDir(env, bcastProgram(m)+"_libs") // srun --send-libs
 	}

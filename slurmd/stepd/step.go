@@ -143,6 +143,9 @@ func signalTask(t *task, sig syscall.Signal) {
 // KillWait seconds. The step ends CANCELLED.
 func (s *Step) Kill() { s.terminate(StateCancelled) }
 
+// TimeOut ends the step as its own time limit does: Kill, the step TIMEOUT.
+func (s *Step) TimeOut() { s.terminate(StateTimeout) }
+
 // Abort ends the step at once, cancelled: SIGKILL to the whole tree without KillWait's
 // grace (srun forcing the end of its step, as Slurm's srun sends SIGKILL).
 func (s *Step) Abort() { s.end(StateCancelled, true) }

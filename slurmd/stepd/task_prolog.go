@@ -82,15 +82,21 @@ func (s *Step) runTaskProlog(t *task, env, extra []string, st *stdio, cwd string
 	return env, extra, 0
 }
 
-// runTaskEpilog runs the epilogs as task t has ended.
+// runTaskEpilog runs the epilogs as task t has ended. One that fails (or is killed at the
+// end of its time) is reported with its raw wait status where the step's errors go, as
+// Slurm's slurmstepd does: "TaskEpilog failed status=9" for --task-epilog (sic: Slurm
+// names them crosswise) and "--task-epilog failed status=768" for slurm.conf's TaskEpilog.
 func (s *Step) runTaskEpilog(t *task) {
 	sc := s.spec.TaskScripts
 	for _, p := range []struct {
-		path string
-		wait time.Duration
-	}{{sc.UserEpilog, userEpilogWait}, {sc.Epilog, 0}} {
-		if filepath.IsAbs(p.path) { // Slurm's run_command runs nothing else
-			s.runAsUser(p.path, merged(s.spec.Env, t.Env), s.spec.WorkDir, p.wait)
+		path, failed string
+		wait         time.Duration
+	}{{sc.UserEpilog, "TaskEpilog", userEpilogWait}, {sc.Epilog, "--task-epilog", 0}} {
+		if !filepath.IsAbs(p.path) { // Slurm's run_command runs nothing else
+			continue
+		}
+		if _, status, err := s.runAsUser(p.path, merged(s.spec.Env, t.Env), s.spec.WorkDir, p.wait); err == nil && status != 0 {
+			s.Log(fmt.Sprintf("%s: error: %s failed status=%d\n", s.spec.logPrefix(), p.failed, int(status)))
 		}
 	}
 }

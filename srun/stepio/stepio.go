@@ -42,8 +42,12 @@ const (
 	// one-node connection (tasks of the node without an Exit are lost). Data is empty.
 	Done byte = 9
 	// Cancelled says the step was cancelled on node id rank (scancel, the time limit, or
-	// srun's own abort): Slurm's srun then says it waits for the step to end. Data is empty.
+	// srun's own abort): Slurm's srun then says it waits for the step to end. Data is empty,
+	// or CancelStepTimeLimit when the step's own time limit (srun --time in a job) ended it,
+	// which Slurm's srun hears as its tasks' ends only.
 	Cancelled byte = 10
+	// CancelStepTimeLimit is a Cancelled frame's data when the step's own time limit ended it.
+	CancelStepTimeLimit = "step_time_limit"
 	// PMIPut carries pairs of the step's PMI key-value space (srun --mpi=pmi2), encoded by
 	// AppendPair: node → srun, the puts of node id rank's tasks since their last fence, sent
 	// before its PMIFence; srun → node, every node's puts of the fence, before the PMIFence

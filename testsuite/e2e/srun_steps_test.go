@@ -205,6 +205,17 @@ func TestSrunPlaneAndArbitrary(t *testing.T) {
 		!strings.Contains(errOut, "Requested node configuration is not available") {
 		t.Errorf("salloc -w n1,n3: exit %d, out %q, err %q; want %q then a refusal of n2", code, out, errOut, want)
 	}
+	// A step in a three-node allocation whose SLURM_HOSTFILE names two nodes runs on those
+	// two only (Slurm's test1.59).
+	hostfile2 := filepath.Join(c.Dir, "hosts2")
+	if err := os.WriteFile(hostfile2, []byte("n2\nn1\nn1\nn1\nn1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script = "export SLURM_HOSTFILE=" + hostfile2 + "; for n in 5 4; do srun -l -n$n -O printenv SLURMD_NODENAME | sort -n | tr '\\n' ' '; echo; done"
+	out, errOut, code = c.Run(t, "salloc", "-N3", "bash", "-c", script)
+	if want := "0: n2 1: n1 2: n1 3: n1 4: n1 \n0: n2 1: n1 2: n1 3: n1 \n"; code != 0 || out != want {
+		t.Errorf("salloc -N3 with a hostfile of n2 and n1: exit %d, out %q, err %q; want %q", code, out, errOut, want)
+	}
 }
 
 // rankOf is the rank of a "N: text" line of srun -l.
