@@ -18,8 +18,10 @@ import (
 
 // TestMailProg: slurmctld runs MailProg for the events --mail-type names, with Slurm's
 // arguments (-s "<subject>" <user>) and environment, as Slurm's test1.48 checks them (the
-// lines below follow what the reference's MailProg received there): BEGIN, END, FAIL with
-// the state and exit code, REQUEUE, and an array's one summary after its last task.
+// lines below follow what the reference's MailProg received there and for the same
+// commands): BEGIN, END, FAIL with the state and exit code, REQUEUE, a pending job
+// cancelled, and an array's summaries (BEGIN from its pending record, END after its last
+// task, Mixed exit codes).
 func TestMailProg(t *testing.T) {
 	dir := t.TempDir()
 	os.Chmod(dir, 0o755)
@@ -88,6 +90,13 @@ func TestMailProg(t *testing.T) {
 	})
 	c.Run(t, "scancel", fmt.Sprint(id))
 
+	// A job cancelled while it waits still ends, after no run time.
+	id = submit(t, c, "-J", "m5", "-H", "--mail-type=END", "-o", "/dev/null", "--wrap", "true")
+	c.Run(t, "scancel", fmt.Sprint(id))
+	check("a pending job cancelled", lines(id, 1), []string{
+		fmt.Sprintf("-s Slurm Job_id=%d Name=m5 Ended, Run time T, CANCELLED, ExitCode 0 %s SLURM_JOB_ID=%d SLURM_JOB_MAIL_TYPE=Ended SLURM_JOB_QUEUED_TIME= SLURM_JOB_RUN_TIME=T SLURM_JOB_EXIT_CODE_MAX=0 SLURM_JOB_STATE=CANCELLED", id, name, id),
+	})
+
 	id = submit(t, c, "-J", "m4", "--array=1-3", "--mail-type=BEGIN,END", "-o", "/dev/null", "--wrap", "exit $((SLURM_ARRAY_TASK_ID-1))")
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -99,7 +108,7 @@ func TestMailProg(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	check("an array", lines(id, 2), []string{
-		fmt.Sprintf("-s Slurm Array Summary Job_id=%d_* (%d) Name=m4 Began %s SLURM_JOB_ID=%d SLURM_JOB_MAIL_TYPE=Began SLURM_JOB_QUEUED_TIME=T SLURM_JOB_RUN_TIME= SLURM_JOB_EXIT_CODE_MAX= SLURM_JOB_STATE=RUNNING", id, id, name, id),
+		fmt.Sprintf("-s Slurm Array Summary Job_id=%d_* (%d) Name=m4 Began %s SLURM_JOB_ID=%d SLURM_JOB_MAIL_TYPE=Began SLURM_JOB_QUEUED_TIME= SLURM_JOB_RUN_TIME= SLURM_JOB_EXIT_CODE_MAX= SLURM_JOB_STATE=PENDING", id, id, name, id),
 		fmt.Sprintf("-s Slurm Array Summary Job_id=%d_* (%d) Name=m4 Ended, Mixed, ExitCode [0-2] %s SLURM_JOB_ID=%d SLURM_JOB_MAIL_TYPE=Ended SLURM_JOB_QUEUED_TIME= SLURM_JOB_RUN_TIME=T SLURM_JOB_EXIT_CODE_MAX=2 SLURM_JOB_STATE=FAILED", id, id, name, id),
 	})
 }
