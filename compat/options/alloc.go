@@ -66,6 +66,9 @@ func parseAlloc(cmd Cmds, c jobspec.Command, envTable []EnvVar, argv, env []stri
 	if err := a.verifyHint(); err != nil {
 		return nil, err
 	}
+	if err := a.verifyCoreSpec(); err != nil {
+		return nil, err
+	}
 	if err := a.verifyBurstBuffer(); err != nil { // stored.go
 		return nil, err
 	}

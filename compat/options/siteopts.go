@@ -217,6 +217,23 @@ func (a *applier) verifyHint() error {
 	return nil
 }
 
+// verifyCoreSpec is Slurm's check of -S/--core-spec against --thread-spec: both on the
+// command line, or both from the environment with neither on the command line, stop the
+// command (exit 1); one of each keeps the command line's.
+func (a *applier) verifyCoreSpec() error {
+	core, coreSet := a.memBy["core-spec"]
+	thread, threadSet := a.memBy["thread-spec"]
+	switch {
+	case !coreSet || !threadSet:
+		return nil
+	case core == fromCLI && thread == fromCLI:
+		return &Error{Stderr: cmdName(a.cmd) + ": fatal: -S/--core-spec and --thred-spec options are mutually exclusive\n", ExitCode: 1}
+	case core == fromEnv && thread == fromEnv:
+		return &Error{Stderr: cmdName(a.cmd) + ": fatal: Both --core-spec and --thread-spec set using environment variables. Those options are mutually exclusive.\n", ExitCode: 1}
+	}
+	return nil
+}
+
 const hintHelp = `Application hint options:
     --hint=             Bind tasks according to application hints
         compute_bound   use all cores in each socket

@@ -22,6 +22,9 @@ func (a *applier) verifySbatch(scriptArgs []string) error {
 	if err := a.verifyHint(); err != nil {
 		return err
 	}
+	if err := a.verifyCoreSpec(); err != nil {
+		return err
+	}
 	if err := a.verifyBurstBuffer(); err != nil { // stored.go
 		return err
 	}
