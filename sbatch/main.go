@@ -91,10 +91,24 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	for _, w := range siteWarnings(js, c.Conf) { // siteopts.go
 		io.WriteString(stderr, w)
 	}
+	// The limits the job carries (Slurm's _set_rlimit_env, before its -vvv lines); with
+	// --get-user-env the node reads the login shell's instead.
+	var rl []string
+	var rlMsg string
+	rlOK := true
+	if !js.GetUserEnv {
+		rl, rlMsg, rlOK = rlimits.Command("sbatch", js.Propagate, js.PropagateSet, c.Conf.PropagateRlimits, rlimits.Current)
+	}
 	if dump := options.DefinedOptions(js); dump != "" { // -v: once the options are checked
 		io.WriteString(stderr, dump)
+		if js.Verbose >= 3 {
+			io.WriteString(stderr, propagatingLines(rl)) // debug.go
+		}
 		if !js.ClustersSet { // Slurm loads them to check GRES, which -M skips
 			io.WriteString(stderr, cmdclient.SelectPluginLines("sbatch", c.Conf))
+			if js.Verbose >= 3 {
+				io.WriteString(stderr, pluginDebugLines(c.Conf.AuthType)) // debug.go
+			}
 		}
 	}
 	if oe := refuseUnhonoured(js, c.Conf); oe != nil {
@@ -112,10 +126,9 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 			return codes.Error
 		}
 	}
-	if !js.GetUserEnv { // Slurm: with --get-user-env the node reads the login shell's limits
-		rl, msg, ok := rlimits.Command("sbatch", js.Propagate, js.PropagateSet, c.Conf.PropagateRlimits, rlimits.Current)
-		io.WriteString(stderr, msg)
-		if !ok {
+	if !js.GetUserEnv {
+		io.WriteString(stderr, rlMsg)
+		if !rlOK {
 			return codes.Error // nothing was sent to the controller
 		}
 		env = rlimits.SetEnv(env, rl)
