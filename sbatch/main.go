@@ -101,12 +101,12 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 	}
 	if dump := options.DefinedOptions(js); dump != "" { // -v: once the options are checked
 		io.WriteString(stderr, dump)
-		if js.Verbose >= 3 {
+		if js.Verbose >= 2 {
 			io.WriteString(stderr, propagatingLines(rl)) // debug.go
 		}
 		if !js.ClustersSet { // Slurm loads them to check GRES, which -M skips
 			io.WriteString(stderr, cmdclient.SelectPluginLines("sbatch", c.Conf))
-			if js.Verbose >= 3 {
+			if js.Verbose >= 2 {
 				io.WriteString(stderr, pluginDebugLines(c.Conf.AuthType)) // debug.go
 			}
 		}
