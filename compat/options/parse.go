@@ -122,8 +122,10 @@ func (in SbatchInput) Parse() (*jobspec.JobSpec, error) {
 			return nil, &Error{Stderr: "sbatch: error: Invalid directive found in batch script: " + dargs[dind-1] + "\n", ExitCode: 255}
 		}
 	}
-	if !js.IgnorePBS && !envSet(in.Env, "SBATCH_IGNORE_PBS") && hasPBSDirectives(body) {
-		return nil, cmdError(Sbatch, 1, "#PBS/#BSUB directives are not supported by Orbit yet (use --ignore-pbs)")
+	if !js.IgnorePBS && !envFlag(in.Env, "SBATCH_IGNORE_PBS") && !ignorePBSGiven(cmdline) {
+		if err := a.applyWrapperDirectives(body, file); err != nil { // pbs.go
+			return nil, err
+		}
 	}
 	if err := a.applyEnv(SbatchEnv, in.Env); err != nil {
 		return nil, err
@@ -168,11 +170,6 @@ func failure(cmd Cmds, err error) error {
 		return usageFailure(cmd, ue)
 	}
 	return err
-}
-
-func envSet(env []string, name string) bool {
-	_, ok := getenv(env, name)
-	return ok
 }
 
 // getenv returns the first NAME=value of env, as getenv(3) does.
@@ -220,6 +217,29 @@ func (a *applier) applyEnv(table []EnvVar, env []string) error {
 		}
 	}
 	return nil
+}
+
+// ignorePBSGiven says whether the command line has --ignore-pbs, which sbatch's first pass
+// sets before the script's directives are translated.
+func ignorePBSGiven(cmdline []string) bool {
+	found, _, _ := getoptLong(Sbatch, cmdline)
+	for _, occ := range found {
+		if occ.opt.ID == "ignore-pbs" {
+			return true
+		}
+	}
+	return false
+}
+
+// envFlag is a flag variable of env as Slurm reads one: set, and empty, "yes" or a
+// non-zero number.
+func envFlag(env []string, name string) bool {
+	val, ok := getenv(env, name)
+	if !ok {
+		return false
+	}
+	n, rest, digits := strtol(val)
+	return val == "" || strings.EqualFold(val, "yes") || (digits && rest == "" && n != 0)
 }
 
 // reset undoes a flag, as a false-valued environment variable does in Slurm.

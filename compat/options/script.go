@@ -1,9 +1,6 @@
 package options
 
-import (
-	"bytes"
-	"strings"
-)
+import "bytes"
 
 // checkScript applies sbatch's checks to a batch script and returns the command's error
 // for one it refuses.
@@ -45,18 +42,4 @@ func onlyWhitespace(b []byte) bool {
 // WrapScript is the script sbatch --wrap submits for command.
 func WrapScript(command string) []byte {
 	return []byte("#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + command + "\n")
-}
-
-// hasPBSDirectives reports whether the script's leading comment block holds #PBS or #BSUB
-// lines, which sbatch would translate.
-func hasPBSDirectives(b []byte) bool {
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "#PBS") || strings.HasPrefix(line, "#BSUB") {
-			return true
-		}
-		if isCommandLine([]byte(line)) {
-			return false
-		}
-	}
-	return false
 }
