@@ -48,7 +48,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cwd, _ := os.Getwd()
 	js, so, err := compatopts.ParseSallocOptions(append([]string{argv0()}, args...), os.Environ(), cwd, time.Now())
 	if err == nil {
-		err = refuseUnhonoured(js)
+		if err = refuseUnhonoured(js); err != nil {
+			for _, w := range js.Warnings { // -v's notes come before, as salloc checks later
+				io.WriteString(stderr, w)
+			}
+		}
 	}
 	if err != nil {
 		var perr *compatopts.Error

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -161,7 +162,9 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	if !e.preserve { // -E keeps srun's own
 		put("SLURM_NNODES", strconv.Itoa(len(s.Nodes)))
 	}
-	put("SLURM_NODELIST", s.NodeList)
+	// The job's nodes, as the reference's tasks see them (SLURM_STEP_NODELIST is the
+	// step's); srun -Z has no job.
+	put("SLURM_NODELIST", cmp.Or(s.JobNodeList, s.NodeList))
 	if !e.preserve {
 		put("SLURM_NTASKS", u32(s.NumTasks))
 		put("SLURM_NPROCS", u32(s.NumTasks))

@@ -263,8 +263,10 @@ func TestSrunStepNodesInAllocation(t *testing.T) {
 			t.Errorf("srun %s: %q, want %q", s.args, got, s.want)
 		}
 	}
-	out, errOut, code = c.Run(t, "salloc", "-N1-3", "-Q", "bash", "-c", "echo $SLURM_NNODES $SLURM_JOB_NODELIST; srun hostname | wc -l")
-	if want := "3 n[1-3]\n3\n"; code != 0 || out != want {
+	// A one-node step's tasks see the job's nodes as SLURM_NODELIST (Slurm's test1.85).
+	out, errOut, code = c.Run(t, "salloc", "-N1-3", "-Q", "bash", "-c",
+		"echo $SLURM_NNODES $SLURM_JOB_NODELIST; srun hostname | wc -l; srun -n1 -N1 printenv SLURM_NODELIST SLURM_STEP_NODELIST")
+	if want := "3 n[1-3]\n3\nn[1-3]\nn1\n"; code != 0 || out != want {
 		t.Errorf("salloc -N1-3: exit %d, %q (%s), want %q", code, out, errOut, want)
 	}
 }
