@@ -208,3 +208,24 @@ func TestReason(t *testing.T) {
 		t.Errorf("WaitResvDeleted = %d: the numbering drifted from Slurm's enum", WaitResvDeleted)
 	}
 }
+
+// TestSchedulerDescReason: a scheduler may give the fixed texts and "ReqNodeNotAvail,
+// UnavailableNodes:<nodes>" (with ReqNodeNotAvail); other texts are refused.
+func TestSchedulerDescReason(t *testing.T) {
+	for _, c := range []struct {
+		desc string
+		want Reason
+		ok   bool
+	}{
+		{DescNodesReserved, WaitResources, true},
+		{DescResvOtherJob, WaitNodeNotAvail, true},
+		{UnavailableNodesDesc("n[1-2]"), WaitNodeNotAvail, true},
+		{DescUnavailableNodes, 0, false},
+		{DescUnavailableNodes + "n1 (x)", 0, false},
+		{"anything", 0, false},
+	} {
+		if r, ok := SchedulerDescReason(c.desc); r != c.want || ok != c.ok {
+			t.Errorf("SchedulerDescReason(%q) = %v, %v; want %v, %v", c.desc, r, ok, c.want, c.ok)
+		}
+	}
+}
