@@ -22,6 +22,7 @@ func (c *cli) interactive(in io.Reader) {
 	haveLast := false
 	for {
 		c.stdout.WriteString("scontrol: ")
+		c.stdout.Flush() // the prompt, and the last command's answer, before waiting on the user
 		line, err := r.ReadString('\n')
 		if err != nil && line == "" {
 			c.stdout.WriteByte('\n')
