@@ -52,6 +52,10 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		stdout.Flush()
 		cmdclient.Fatal(stderr, "squeue", err)
 	}
+	if !mapNodes(c, p, stderr) { // nodes.go
+		stdout.Flush()
+		return 1
+	}
 	rc := 0
 	for {
 		if !p.noHeader && (p.iterate > 0 || p.long) {

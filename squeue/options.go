@@ -38,7 +38,8 @@ type params struct {
 	qos       []string
 	licenses  []string
 	resv      string
-	nodes     map[string]bool // -w, expanded
+	nodes     map[string]bool // -w, expanded (node names once mapNodes has run)
+	nodeOrder []string        // -w's names as given, in order
 	sort      string
 	sortSet   bool
 	format    *format.Format[*format.JobRow]
@@ -206,7 +207,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			if err != nil {
 				return fail("'%s' invalid entry for --nodelist", f.Value)
 			}
-			p.nodes = map[string]bool{}
+			p.nodes, p.nodeOrder = map[string]bool{}, names
 			for _, n := range names {
 				p.nodes[n] = true
 			}
