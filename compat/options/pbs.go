@@ -367,11 +367,11 @@ func pbsNodes(spec string) []wrapperOption {
 		case strings.HasPrefix(part, "gpus="):
 			out = append(out, wrapperOption{"gpus-per-node", part[5:]})
 		case strings.HasPrefix(part, "ppn="):
-			n, _ := leadingNumber(part[4:])
-			ppn += n
+			n, _, _ := strtol(part[4:])
+			ppn += int(n)
 		case part[0] >= '0' && part[0] <= '9':
-			n, _ := leadingNumber(part)
-			nodes += n
+			n, _, _ := strtol(part)
+			nodes += int(n)
 		case part[0] >= 'a' && part[0] <= 'z' || part[0] >= 'A' && part[0] <= 'Z':
 			hosts = append(hosts, part)
 		}
@@ -388,14 +388,4 @@ func pbsNodes(spec string) []wrapperOption {
 		out = append(out, wrapperOption{"nodelist", strings.Join(hosts, ",")})
 	}
 	return out
-}
-
-// leadingNumber is the number s starts with (strtol's reading).
-func leadingNumber(s string) (int, bool) {
-	end := 0
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	n, err := strconv.Atoi(s[:end])
-	return n, err == nil
 }

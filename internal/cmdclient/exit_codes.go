@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 )
 
 // ExitCodes are a command's own error exits: SLURM_EXIT_ERROR for its errors and
@@ -23,7 +25,7 @@ func ReadExitCodes(prog string, env []string, stderr io.Writer, immediate bool) 
 		names = append(names, "SLURM_EXIT_IMMEDIATE")
 	}
 	for _, name := range names {
-		v, ok := lookupEnv(env, name)
+		v, ok := jobspec.Lookup(env, name)
 		if !ok {
 			continue
 		}
@@ -39,17 +41,6 @@ func ReadExitCodes(prog string, env []string, stderr io.Writer, immediate bool) 
 		}
 	}
 	return e
-}
-
-// lookupEnv finds name in env (the last entry wins, as getenv after setenv).
-func lookupEnv(env []string, name string) (string, bool) {
-	v, found := "", false
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
-			v, found = val, true
-		}
-	}
-	return v, found
 }
 
 // atoi is C's atoi: leading blanks, a sign, then digits; anything else ends the number, and

@@ -114,7 +114,9 @@ func runStep(path string) int {
 	}
 	log.Info("step started", "job", l.Msg.JobID, "step", l.Msg.StepID, "node", l.NodeName, "nodes", len(live))
 	if lim := l.Msg.StepTimeLimit; lim > 0 && lim != noVal && lim != wireInfinite {
-		// srun --time in an allocation: the step's own limit, from its start here.
+		// srun --time in an allocation: the step's own limit, from its start here. Slurm's
+		// controller checks it (every 30 s, so its steps end up to half a minute late, and
+		// scontrol can change it); here it ends the step at the limit itself.
 		limit := time.AfterFunc(time.Duration(lim)*time.Minute, func() {
 			log.Info("step time limit reached", "job", l.Msg.JobID, "step", l.Msg.StepID, "minutes", lim)
 			for _, r := range live {
