@@ -22,15 +22,3 @@ func propagatingLines(rl []string) string {
 	fmt.Fprintf(&b, "sbatch: debug:  propagating UMASK=%04o\n", um)
 	return b.String()
 }
-
-// pluginDebugLines are the debug lines of the plugins Slurm's sbatch loads after the node
-// selection ones: the authentication plugin (auth/munge's, the reference's) and the hash
-// plugin (hash/k12, 22.05's default).
-func pluginDebugLines(authType string) string {
-	var b strings.Builder
-	if authType == "auth/munge" {
-		b.WriteString("sbatch: debug:  auth/munge: init: Munge authentication plugin loaded\n")
-	}
-	b.WriteString("sbatch: debug:  hash/k12: init: init: KangarooTwelve hash plugin loaded\n")
-	return b.String()
-}

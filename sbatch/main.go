@@ -107,7 +107,7 @@ func run(argv, env []string, stdout, stderr io.Writer) int {
 		if !js.ClustersSet { // Slurm loads them to check GRES, which -M skips
 			io.WriteString(stderr, cmdclient.SelectPluginLines("sbatch", c.Conf))
 			if js.Verbose >= 2 {
-				io.WriteString(stderr, pluginDebugLines(c.Conf.AuthType)) // debug.go
+				io.WriteString(stderr, cmdclient.PluginDebugLines("sbatch", c.Conf.AuthType))
 			}
 		}
 	}

@@ -33,6 +33,15 @@ func (p *params) request() *wire.JobInfoRequest {
 		// selected prints an empty table, one that does not is an error.
 		return req
 	}
+	if p.verbose > 0 {
+		// -v prints how many records the controller sent, so ask for what Slurm's squeue
+		// asks for: every job, or a single user's (but root's: uid 0 reads as none).
+		req.JobIDs = nil
+		if p.userSet && len(p.users) == 1 && p.users[0] != 0 {
+			req.UserIDs = p.users
+		}
+		return req
+	}
 	switch {
 	case p.allState:
 	case len(p.states) > 0:

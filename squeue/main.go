@@ -56,12 +56,15 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		stdout.Flush()
 		return 1
 	}
+	if p.verbose > 0 {
+		printOptions(stdout, p) // verbose.go
+	}
 	rc := 0
-	for {
-		if !p.noHeader && (p.iterate > 0 || p.long) {
+	for first := true; ; first = false {
+		if !p.noHeader && (p.iterate > 0 || p.long || p.verbose > 0) {
 			stdout.WriteString(time.Now().Format("Mon Jan 02 15:04:05 2006") + "\n")
 		}
-		if !report(c, p, stdout, stderr) {
+		if !report(c, p, first, stdout, stderr) {
 			rc = 1
 		}
 		if p.iterate == 0 {
@@ -73,8 +76,16 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 	}
 }
 
-// report asks for the jobs (or steps) once and prints them; false after an error.
-func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writer) bool {
+// report asks for the jobs (or steps) once and prints them; false after an error. first is
+// squeue's first listing, when -v logs the plugins it loads.
+func report(c *cmdclient.Client, p *params, first bool, stdout *bufio.Writer, stderr io.Writer) bool {
+	logPlugins := func(loaded bool) {
+		if first && p.verbose > 0 {
+			stdout.Flush()
+			io.WriteString(stderr, pluginLines(c, p, loaded)) // verbose.go
+		}
+	}
+	logPlugins(false)
 	req := p.request()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.MessageTimeout+time.Duration(c.ConnectRetries)*time.Second)
 	defer cancel()
@@ -88,6 +99,13 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 		fmt.Fprintf(stderr, "%s: %s\n", what, cmdclient.AsError(err).Text)
 		return false
 	}
+	if first && p.verbose > 0 && !p.steps && len(p.jobs) == 1 {
+		// An unknown job id: no record came, so no plugin was needed (show reports it).
+		n := 0
+		rep.EachJobSized(func(c int) { n = c }, func(*wire.JobInfo) bool { return false })
+		first = n > 0
+	}
+	logPlugins(true)
 	return show(p, &rep, time.Now(), stdout, stderr)
 }
 
@@ -97,6 +115,9 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 // every job's record or row.
 func show(p *params, rep *wire.JobInfoReply, now time.Time, stdout *bufio.Writer, stderr io.Writer) bool {
 	if p.steps {
+		if p.verbose > 0 {
+			fmt.Fprintf(stdout, "last_update_time=%d records=%d\n", rep.LastUpdate, len(rep.Steps))
+		}
 		return reportSteps(p, rep.Steps, now, stdout, stderr)
 	}
 	q, sortErr := newJobQueue(p.sort)
@@ -128,6 +149,9 @@ func show(p *params, rep *wire.JobInfoReply, now time.Time, stdout *bufio.Writer
 	// Sized for every job of the reply at once: slices grown by append would copy themselves
 	// several times over, each copy into memory not touched before (a page fault a page).
 	size := func(n int) {
+		if p.verbose > 0 && (n > 0 || len(p.jobs) != 1) {
+			fmt.Fprintf(stdout, "last_update_time=%d records=%d\n", rep.LastUpdate, n)
+		}
 		if sortErr == nil {
 			q.reserve(n, len(p.format.Header())+1)
 		}

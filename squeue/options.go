@@ -44,6 +44,8 @@ type params struct {
 	sortSet   bool
 	format    *format.Format[*format.JobRow]
 	stepFmt   *format.Format[*format.StepRow]
+	verbose   int
+	shown     shownOptions // what -v prints of the options (verbose.go)
 }
 
 // jobSel is one -j entry: a job id, or one task of an array ("id_task").
@@ -126,6 +128,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 	}
 	if v, ok := getenv("SQUEUE_SORT"); ok {
 		p.sort, p.sortSet = v, true
+		p.shown.sort = &v
 	}
 	if v, ok := getenv("SLURM_CLUSTERS"); ok {
 		cmdclient.ClusterUnreachable(stderr, "squeue", v, true)
@@ -138,7 +141,9 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 	var spec, specLong string
 	var specSet, specLongSet, overrideEnv, jobFlag bool
 	var statesGiven, usersGiven bool
+	sh := &p.shown
 	for _, f := range found {
+		v := f.Value
 		name := f.Opt.Long
 		if f.Opt.Short == 'U' {
 			name = "accounts"
@@ -152,7 +157,15 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			p.all = false
 		case "array":
 			p.array = true
-		case "array-unique", "federation", "local", "sib", "sibling", "priority":
+		case "federation":
+			sh.federation = true
+		case "local":
+			sh.local = true
+		case "sib", "sibling":
+			sh.sibling = true
+		case "priority":
+			sh.priority = true
+		case "array-unique":
 			// One cluster, one partition per job: nothing to change.
 		case "Format":
 			if specSet {
@@ -164,6 +177,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 				return fail("-o (--format) is incompatible with -O (--Format)")
 			}
 			spec, specSet, overrideEnv = f.Value, true, true
+			sh.format = &v
 		case "help":
 			p.info = cmdclient.InfoHelp
 			return p, 0
@@ -178,6 +192,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			if n <= 0 {
 				return fail("--iterate=%s\n", f.Value)
 			}
+			sh.iterate = n
 			p.iterate = n
 		case "jobs":
 			if f.HasValue {
@@ -186,20 +201,23 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 					return fail("%v", err)
 				}
 				p.jobs = js
+				sh.jobs = &v
 			}
 			jobFlag = true
 		case "long":
 			p.long, overrideEnv = true, true
 		case "licenses":
-			p.licenses = splitList(f.Value)
+			p.licenses, sh.licenses = splitList(f.Value), &v
 		case "cluster", "clusters":
 			cmdclient.ClusterUnreachable(stderr, "squeue", f.Value, false)
 			return nil, 1
 		case "me":
 			p.userSet, usersGiven = true, true
 			p.users = []uint32{uint32(currentUID())}
+			me := strconv.Itoa(currentUID())
+			sh.users = &me
 		case "name":
-			p.names = splitList(f.Value)
+			p.names, sh.names = splitList(f.Value), &v
 		case "noconvert":
 			p.noConvert = true
 		case "node", "nodes", "nodelist":
@@ -214,13 +232,13 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		case "noheader":
 			p.noHeader = true
 		case "partitions":
-			p.parts, p.all = splitList(f.Value), true
+			p.parts, p.all, sh.partitions = splitList(f.Value), true, &v
 		case "qos":
 			p.qos = splitList(f.Value)
 		case "reservation":
-			p.resv = f.Value
+			p.resv, sh.reservation = f.Value, &v
 		case "sort":
-			p.sort, p.sortSet = f.Value, true
+			p.sort, p.sortSet, sh.sort = f.Value, true, &v
 		case "start":
 			p.start, overrideEnv = true, true
 		case "steps":
@@ -230,17 +248,19 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 					return fail("%v", err)
 				}
 				p.stepSel = ss
+				sh.steps = &v
 			}
 			p.steps, overrideEnv = true, true
 		case "states":
 			if code := p.setStates(f.Value, stderr); code >= 0 {
 				return nil, code
 			}
-			statesGiven = true
+			statesGiven, sh.states = true, &v
 		case "user", "users":
 			p.setUsers(f.Value, stderr)
-			usersGiven = true
+			usersGiven, sh.users = true, &v
 		case "verbose":
+			p.verbose++
 		case "json", "yaml":
 			return nil, dumpData(name, stdout, stderr) // json.go
 		default:
@@ -253,7 +273,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 	}
 	if !overrideEnv {
 		if v, ok := getenv("SQUEUE_FORMAT"); ok {
-			spec, specSet = v, true
+			spec, specSet, sh.format = v, true, &v
 		} else if v, ok := getenv("SQUEUE_FORMAT2"); ok {
 			specLong, specLongSet = v, true
 		}
@@ -266,13 +286,13 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			if err != nil {
 				return fail("%v", err)
 			}
-			p.jobs, operands = js, operands[1:]
+			p.jobs, sh.jobs, operands = js, &operands[0], operands[1:]
 		case p.steps:
 			ss, err := parseStepList(operands[0])
 			if err != nil {
 				return fail("%v", err)
 			}
-			p.stepSel, operands = ss, operands[1:]
+			p.stepSel, sh.steps, operands = ss, &operands[0], operands[1:]
 		}
 		if len(operands) > 0 {
 			fmt.Fprintf(stderr, "squeue: error: Unrecognized option: %s\n", operands[0])
@@ -280,9 +300,13 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			return nil, 1
 		}
 	}
-	if jobFlag && p.steps && p.jobs == nil {
-		return fail("Incompatible options --jobs and --steps")
+	if jobFlag && p.steps {
+		if p.jobs == nil {
+			return fail("Incompatible options --jobs and --steps")
+		}
+		jobFlag = false
 	}
+	sh.jobFlag = jobFlag
 	if p.accounts == nil {
 		if v, ok := getenv("SQUEUE_ACCOUNT"); ok {
 			p.accounts = splitList(v)
@@ -290,17 +314,17 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 	}
 	if p.names == nil {
 		if v, ok := getenv("SQUEUE_NAMES"); ok {
-			p.names = splitList(v)
+			p.names, sh.names = splitList(v), &v
 		}
 	}
 	// Slurm reads SQUEUE_LICENSES only when no partition was given (its test looks at the
 	// partitions), and so does Orbit.
 	if p.parts == nil {
 		if v, ok := getenv("SQUEUE_LICENSES"); ok {
-			p.licenses = splitList(v)
+			p.licenses, sh.licenses = splitList(v), &v
 		}
 		if v, ok := getenv("SQUEUE_PARTITION"); ok {
-			p.parts, p.all = splitList(v), true
+			p.parts, p.all, sh.partitions = splitList(v), true, &v
 		}
 	}
 	if p.qos == nil {
@@ -313,23 +337,29 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 			if code := p.setStates(v, stderr); code >= 0 {
 				return nil, code
 			}
-			statesGiven = true
+			statesGiven, sh.states = true, &v
 		}
 	}
 	if !usersGiven {
 		if v, ok := getenv("SQUEUE_USERS"); ok {
 			p.setUsers(v, stderr)
+			sh.users = &v
 		}
 	}
 	if p.start && !p.steps {
 		if !specSet && !specLongSet {
 			spec, specSet = format.SqueueStart, true
 		}
+		if sh.format == nil {
+			sh.format = new(format.SqueueStart)
+		}
 		if !p.sortSet {
 			p.sort, p.sortSet = "S", true
+			sh.sort = new("S")
 		}
 		if !statesGiven {
 			p.states = []states.JobState{states.JobPending}
+			sh.states = new("PD")
 		}
 	}
 	var msgs []string

@@ -22,3 +22,15 @@ func SelectPluginLines(prog string, c *conf.Config) string {
 	fmt.Fprintf(&b, "%s: select/cons_res: common_init: select/cons_res loaded\n", prog)
 	return b.String()
 }
+
+// PluginDebugLines are the debug lines (-vv) of the plugins Slurm 22.05's commands load after
+// the node selection ones: the authentication plugin (auth/munge's, the reference's) and the
+// hash plugin (hash/k12, 22.05's default).
+func PluginDebugLines(prog, authType string) string {
+	var b strings.Builder
+	if authType == "auth/munge" {
+		fmt.Fprintf(&b, "%s: debug:  auth/munge: init: Munge authentication plugin loaded\n", prog)
+	}
+	fmt.Fprintf(&b, "%s: debug:  hash/k12: init: init: KangarooTwelve hash plugin loaded\n", prog)
+	return b.String()
+}
