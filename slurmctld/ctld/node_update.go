@@ -42,11 +42,12 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 	ended := map[uint32]bool{}
 	var loss nodeLoss
 	for _, name := range names {
-		n := c.t.nodes[name]
+		n := c.t.nodeOrAlias(name)
 		if n == nil {
 			c.mu.Unlock()
 			return nil, slurmErr(errnoInvalidNodeName)
 		}
+		name = n.conf.Name
 		rec := n.rec
 		st := states.NodeState(rec.State)
 		setReason := func() {
@@ -125,4 +126,18 @@ func (c *Controller) handleUpdateNode(ctx context.Context, req *wire.Request) (a
 		return nil, slurmErr(errno)
 	}
 	return &wire.OK{}, nil
+}
+
+// nodeOrAlias is Slurm's find_node_record: the node called name or, failing that, the first
+// node whose NodeHostname is name (scontrol update NodeName=<host> names it).
+func (t *tables) nodeOrAlias(name string) *nodeEntry {
+	if n := t.nodes[name]; n != nil {
+		return n
+	}
+	for _, nn := range t.nodeOrder {
+		if n := t.nodes[nn]; n.conf.Hostname == name {
+			return n
+		}
+	}
+	return nil
 }

@@ -83,11 +83,7 @@ func (c *Controller) handleCreatePartition(ctx context.Context, req *wire.Reques
 	}
 	def := newPartDef(r.Name)
 	scratch := &partEntry{conf: def}
-	rec, others, errno := c.partUpdate(scratch, partRecord{Name: r.Name, MaxTime: wire.NoVal}, r)
-	if errno != 0 {
-		c.mu.Unlock()
-		return nil, slurmErr(errno)
-	}
+	rec, others, badNodes := c.partUpdate(scratch, partRecord{Name: r.Name, MaxTime: wire.NoVal}, r)
 	rec.Def = def
 	pend, err := c.apply(changePart{rec: rec, others: others})
 	c.mu.Unlock()
@@ -99,6 +95,10 @@ func (c *Controller) handleCreatePartition(ctx context.Context, req *wire.Reques
 	}
 	c.log.Info("partition created", "partition", r.Name, "uid", id.UID)
 	c.wake()
+	if badNodes {
+		// Created all the same, as by Slurm's create_part.
+		return nil, slurmErr(errnoInvalidNodeName)
+	}
 	return &wire.OK{}, nil
 }
 

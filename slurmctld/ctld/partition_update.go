@@ -190,11 +190,7 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 	if rec.Name == "" {
 		rec = partRecord{Name: r.Name, MaxTime: wire.NoVal}
 	}
-	rec, others, errno := c.partUpdate(p, rec, r)
-	if errno != 0 {
-		c.mu.Unlock()
-		return nil, slurmErr(errno)
-	}
+	rec, others, badNodes := c.partUpdate(p, rec, r)
 	pend, err := c.apply(changePart{rec: rec, others: others})
 	c.mu.Unlock()
 	if err != nil {
@@ -205,13 +201,18 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 	}
 	c.log.Info("partition updated", "partition", r.Name, "state", r.State, "uid", id.UID)
 	c.wake()
+	if badNodes {
+		return nil, slurmErr(errnoInvalidNodeName)
+	}
 	return &wire.OK{}, nil
 }
 
 // partUpdate lays update r over rec, partition p's override, and returns it with the
-// overrides of the partitions Default=YES takes the default from, or the errno refusing r.
-// Called with c.mu held.
-func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePartitionRequest) (partRecord, []partRecord, int32) {
+// overrides of the partitions Default=YES takes the default from. badNodes says Nodes named
+// what is not a node: as Slurm's update_part, the update still applies, with the nodes that
+// are (or, for a list that does not parse, the partition's nodes as they were), and the
+// caller reports "Invalid node name specified" once it has. Called with c.mu held.
+func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePartitionRequest) (_ partRecord, others []partRecord, badNodes bool) {
 	if r.State != "" {
 		rec.State = strings.ToUpper(r.State)
 	}
@@ -248,7 +249,7 @@ func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePart
 	if r.MaxShare != nil && *r.MaxShare != 0xfffe { // NO_VAL16 ("YES:65534") changes nothing
 		rec.OverSubscribe = maxShareString(*r.MaxShare)
 	}
-	var others []partRecord // Default=YES takes the default from the partition that had it
+	// Default=YES takes the default from the partition that had it.
 	switch strings.ToUpper(r.Default) {
 	case "YES":
 		rec.Default = "YES"
@@ -268,22 +269,24 @@ func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePart
 		}
 	}
 	if r.Nodes != "" {
-		var names []string
+		names := []string{}
 		if strings.EqualFold(r.Nodes, "ALL") {
 			names = append(names, c.t.nodeOrder...)
+		} else if exp, err := hostlist.Expand(r.Nodes); err != nil {
+			// Slurm keeps the nodes the partition had (none for a new one).
+			c.log.Info("update_part: invalid node list", "partition", r.Name, "nodes", r.Nodes)
+			return rec, others, true
 		} else {
-			exp, err := hostlist.Expand(r.Nodes)
-			if err != nil {
-				return rec, nil, errnoInvalidNodeName
-			}
 			for _, n := range exp {
 				if c.t.nodes[n] == nil {
-					return rec, nil, errnoInvalidNodeName
+					c.log.Info("update_part: invalid node name in partition", "partition", r.Name, "node", n)
+					badNodes = true
+					continue
 				}
 				names = append(names, n)
 			}
 		}
 		rec.NodesSet, rec.Nodes = true, names
 	}
-	return rec, others, 0
+	return rec, others, badNodes
 }

@@ -197,3 +197,18 @@ func TestVerifyStart_WholeCores(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeOrAlias: scontrol update NodeName= takes a node's name or its NodeHostname (the
+// first node with it: every node here is on localhost), as Slurm's find_node_record.
+func TestNodeOrAlias(t *testing.T) {
+	c := verifyController(t)
+	for name, want := range map[string]string{"n1": "n1", "n3": "n3", "localhost": "n1", "nope": ""} {
+		got := ""
+		if n := c.t.nodeOrAlias(name); n != nil {
+			got = n.conf.Name
+		}
+		if got != want {
+			t.Errorf("nodeOrAlias(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -9,7 +9,8 @@ import (
 
 // TestScontrol_CreateDeletePartition runs scontrol create and delete of partitions, valid
 // and not, in order, against what the reference printed for each (stdout is empty in every
-// case), and checks the partition list after.
+// case), and checks the partition list after (Slurm's test4.14 relies on a partition being
+// created even when its nodes are refused).
 func TestScontrol_CreateDeletePartition(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 1, CPUsPerNode: 2})
 	for _, k := range []struct {
@@ -26,7 +27,9 @@ func TestScontrol_CreateDeletePartition(t *testing.T) {
 		{"create partitionname=", "", 0},
 		{"create partitionname=p3 nodes=n1 priority=3 preemptmode=cancel", "", 0},
 		{"create partitionname=p3 nodes=n1", "Error creating the partition: Invalid partition name specified\n", 1},
+		// Slurm creates the partition all the same, with the nodes that are nodes.
 		{"create partitionname=p4 nodes=n9", "Error creating the partition: Invalid node name specified\n", 1},
+		{"create partitionname=p8 nodes=n[1,9] maxtime=5", "Error creating the partition: Invalid node name specified\n", 1},
 		{"create partition=p6", "", 0},
 		{"delete partitionname=p7", "delete_partition partitionname=p7: Invalid partition name specified\n", 1},
 		{"delete partition=p6", "", 0},
@@ -41,7 +44,7 @@ func TestScontrol_CreateDeletePartition(t *testing.T) {
 			t.Errorf("scontrol %s: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", k.args, code, out, errOut, k.rc, k.err)
 		}
 	}
-	if o, _, _ := c.Run(t, "sinfo", "-h", "-o", "%P %D %N"); o != "debug* 1 n1\np3 1 n1\n" {
+	if o, _, _ := c.Run(t, "sinfo", "-h", "-o", "%P %D %N %l"); o != "debug* 1 n1 infinite\np3 1 n1 infinite\np4 0  infinite\np8 1 n1 5:00\n" {
 		t.Errorf("partitions after the cases: %q", o)
 	}
 }
