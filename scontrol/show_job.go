@@ -648,7 +648,7 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 		r.s("MailUser=")
 		r.s(j.MailUser)
 		r.s(" MailType=")
-		r.s(mailTypeString(j.MailType))
+		r.s(jobspec.MailTypeString(j.MailType))
 	}
 	if j.Container != "" {
 		r.nl()
@@ -781,24 +781,4 @@ func fnameFormat(j *wire.JobInfo, p string) string {
 		return p
 	}
 	return j.WorkDir + "/" + p
-}
-
-// mailTypeString is Slurm's print_mail_type.
-func mailTypeString(t uint16) string {
-	if t == 0 {
-		return "NONE"
-	}
-	names := []struct {
-		bit  uint16
-		name string
-	}{{0x0001, "BEGIN"}, {0x0002, "END"}, {0x0004, "FAIL"}, {0x0008, "REQUEUE"}, {0x0010, "TIME_LIMIT"},
-		{0x0020, "TIME_LIMIT_90"}, {0x0040, "TIME_LIMIT_80"}, {0x0080, "TIME_LIMIT_50"}, {0x0100, "ARRAY_TASKS"},
-		{0x0200, "INVALID_DEPENDENCY"}, {0x0400, "STAGE_OUT"}}
-	var out []string
-	for _, n := range names {
-		if t&n.bit != 0 {
-			out = append(out, n.name)
-		}
-	}
-	return strings.Join(out, ",")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	"github.com/orbit-hpc/orbit/compat/slurmtime"
 	"github.com/orbit-hpc/orbit/conf"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -162,6 +163,19 @@ func (c *cli) updateJob(args []string) {
 		case abbrev(tag, "Dependency", 1):
 			v := val
 			req.Dependency = &v
+			count++
+		case abbrev(tag, "MailType", 5):
+			m, ok := jobspec.ParseMailType(val)
+			if !ok {
+				c.exitCode = 1
+				c.eprintf("Invalid MailType: %s\n", val)
+				return
+			}
+			req.MailType = &m
+			count++
+		case abbrev(tag, "MailUser", 5):
+			v := val
+			req.MailUser = &v
 			count++
 		case abbrev(tag, "StartTime", 2) || abbrev(tag, "BeginTime", 5):
 			t, err := slurmtime.ParseTime(val, time.Now())

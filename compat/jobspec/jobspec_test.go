@@ -44,3 +44,31 @@ func FuzzParseDependency(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { _, _ = ParseDependency(s) })
 }
+
+// TestParseMailType: Slurm's parse_mail_type passes over names it does not know, ends at
+// NONE, and refuses only a list that names no type (the reference's sbatch --mail-type).
+func TestParseMailType(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want uint16
+		ok   bool
+	}{
+		{"begin", MailBegin, true},
+		{"begin,bogus", MailBegin, true},
+		{",begin,", MailBegin, true},
+		{"begin,none", 0, true},
+		{"none,begin", 0, true},
+		{"bogus", 0, false},
+		{"", 0, false},
+		{"ALL", MailInvalidDepnd | MailBegin | MailEnd | MailFail | MailRequeue | MailStageOut, true},
+		{"time_limit,TIME_LIMIT_50", MailTime100 | MailTime50, true},
+	} {
+		got, ok := ParseMailType(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParseMailType(%q) = %#x, %v; want %#x, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+	if s := MailTypeString(MailTime100 | MailTime90 | MailStageOut | MailArrayTasks); s != "ARRAY_TASKS,STAGE_OUT,TIME_LIMIT_90,TIME_LIMIT" {
+		t.Errorf("MailTypeString = %q", s)
+	}
+}

@@ -276,7 +276,7 @@ func (a *applier) apply(o *Option, val string, hasVal bool, src source) (err err
 	case "oversubscribe": // the same request as --exclusive=oversubscribe (JOB_SHARED_OK)
 		js.Exclusive = jobspec.SharedOK
 	case "mail-type":
-		m, ok := parseMailType(val)
+		m, ok := jobspec.ParseMailType(val)
 		if !ok {
 			return cmdError(a.cmd, 255, "Invalid --mail-type specification")
 		}
@@ -593,43 +593,6 @@ func strtoll(s string) int64 {
 }
 
 func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
-
-// parseMailType is Slurm's parse_mail_type: a comma list, case-insensitive.
-func parseMailType(s string) (uint16, bool) {
-	var m uint16
-	for _, t := range strings.Split(s, ",") {
-		switch strings.ToUpper(t) {
-		case "NONE":
-		case "BEGIN":
-			m |= jobspec.MailBegin
-		case "END":
-			m |= jobspec.MailEnd
-		case "FAIL":
-			m |= jobspec.MailFail
-		case "REQUEUE":
-			m |= jobspec.MailRequeue
-		case "ALL":
-			m |= jobspec.MailBegin | jobspec.MailEnd | jobspec.MailFail | jobspec.MailRequeue | jobspec.MailStageOut | jobspec.MailInvalidDepnd
-		case "TIME_LIMIT":
-			m |= jobspec.MailTime100
-		case "TIME_LIMIT_90":
-			m |= jobspec.MailTime90
-		case "TIME_LIMIT_80":
-			m |= jobspec.MailTime80
-		case "TIME_LIMIT_50":
-			m |= jobspec.MailTime50
-		case "STAGE_OUT":
-			m |= jobspec.MailStageOut
-		case "ARRAY_TASKS":
-			m |= jobspec.MailArrayTasks
-		case "INVALID_DEPEND":
-			m |= jobspec.MailInvalidDepnd
-		default:
-			return 0, false
-		}
-	}
-	return m, true
-}
 
 // parseSignal is Slurm's get_signal_opts: [R][B][:]sig[@secs]; B only for sbatch.
 func parseSignal(s string, sbatch bool) (*jobspec.Signal, bool) {

@@ -177,7 +177,7 @@ var definedRows = []definedRow{
 	}),
 	row("label", set),
 	row("licenses", raw),
-	row("mail-type", func(d *dump, _ jobspec.DefinedOption) string { return mailTypeText(d.js.MailType) }),
+	row("mail-type", func(d *dump, _ jobspec.DefinedOption) string { return jobspec.MailTypeString(d.js.MailType) }),
 	row("mail-user", raw),
 	row("threads", intArg),
 	row("mcs-label", raw),
@@ -681,29 +681,6 @@ func (d *dump) switches() (req, wait int32) {
 		}
 	}
 	return req, wait
-}
-
-// mailTypeText is Slurm's print_mail_type.
-func mailTypeText(m uint16) string {
-	if m == 0 {
-		return "NONE"
-	}
-	var names []string
-	for _, t := range []struct {
-		bit  uint16
-		name string
-	}{
-		{jobspec.MailArrayTasks, "ARRAY_TASKS"}, {jobspec.MailInvalidDepnd, "INVALID_DEPEND"},
-		{jobspec.MailBegin, "BEGIN"}, {jobspec.MailEnd, "END"}, {jobspec.MailFail, "FAIL"},
-		{jobspec.MailRequeue, "REQUEUE"}, {jobspec.MailStageOut, "STAGE_OUT"},
-		{jobspec.MailTime50, "TIME_LIMIT_50"}, {jobspec.MailTime80, "TIME_LIMIT_80"},
-		{jobspec.MailTime90, "TIME_LIMIT_90"}, {jobspec.MailTime100, "TIME_LIMIT"},
-	} {
-		if m&t.bit != 0 {
-			names = append(names, t.name)
-		}
-	}
-	return strings.Join(names, ",")
 }
 
 // signalText is Slurm's signal_opts_to_cmdline: [R][B]:name[@time], the time only when it

@@ -24,9 +24,12 @@ type UpdateJobRequest struct {
 	// Reservation names the advance reservation the job is to run in; "" takes it out of
 	// its reservation.
 	Reservation *string `codec:"reservation,omitempty"`
-	Priority    uint32  `codec:"priority"`
-	Nice        int32   `codec:"nice"`
-	NiceSet     bool    `codec:"nice_set"`
+	// MailType (jobspec.Mail* bits) and MailUser ("" for the job's user at MailDomain).
+	MailType *uint16 `codec:"mail_type,omitempty"`
+	MailUser *string `codec:"mail_user,omitempty"`
+	Priority uint32  `codec:"priority"`
+	Nice     int32   `codec:"nice"`
+	NiceSet  bool    `codec:"nice_set"`
 }
 
 // Actions of UpdateJobRequest.

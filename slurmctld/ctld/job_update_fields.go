@@ -65,6 +65,13 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 	if r.Comment != nil {
 		n.editDesc(func(d *wire.JobDesc) { d.Comment = *r.Comment })
 	}
+	if r.MailType != nil {
+		n.editDesc(func(d *wire.JobDesc) { d.MailType = *r.MailType })
+	}
+	if r.MailUser != nil {
+		// "" goes back to the job's user (at MailDomain), as Slurm's _get_mail_user.
+		n.editDesc(func(d *wire.JobDesc) { d.MailUser = *r.MailUser })
+	}
 	// An empty value always applies: it turns a job's (null) into Slurm's empty string.
 	if r.Licenses != nil && (*r.Licenses != n.descStr(descLicenses) || *r.Licenses == "" && !n.descFlag(descLicensesEmpty)) {
 		if errno := c.updateLicenses(n, *r.Licenses, priv); errno != 0 { // licenses.go

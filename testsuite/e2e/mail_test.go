@@ -112,3 +112,48 @@ func TestMailProg(t *testing.T) {
 		fmt.Sprintf("-s Slurm Array Summary Job_id=%d_* (%d) Name=m4 Ended, Mixed, ExitCode [0-2] %s SLURM_JOB_ID=%d SLURM_JOB_MAIL_TYPE=Ended SLURM_JOB_QUEUED_TIME= SLURM_JOB_RUN_TIME=T SLURM_JOB_EXIT_CODE_MAX=2 SLURM_JOB_STATE=FAILED", id, id, name, id),
 	})
 }
+
+// TestScontrolUpdateMail: scontrol update job MailType= and MailUser= change what scontrol
+// show job says (an empty MailUser is the job's user again, MailType=none hides the line,
+// unknown names in a list are passed over, a list of none is refused), as the reference
+// answered the same commands (Slurm's test2.27).
+func TestScontrolUpdateMail(t *testing.T) {
+	c := cluster.Start(t, cluster.Options{Nodes: 1, InProcess: true})
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.Run(t, "sbatch", "--parsable", "-H", "--wrap", "hostname")
+	if code != 0 {
+		t.Fatalf("sbatch: exit %d: %s", code, errOut)
+	}
+	id := strings.TrimSpace(out)
+	for _, tc := range []struct {
+		args, mail, stderr string
+		code               int
+	}{
+		{"mailuser=blah mailtype=begin", "MailUser=blah MailType=BEGIN", "", 0},
+		{"mailuser= mailtype=begin,end", "MailUser=" + u.Username + " MailType=BEGIN,END", "", 0},
+		{"mailtype=none", "", "", 0},
+		{"mailtype=bogus", "", "Invalid MailType: bogus\n", 1},
+		{"mailtype=ALL,ARRAY_TASKS", "MailUser=" + u.Username + " MailType=ARRAY_TASKS,INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT", "", 0},
+		{"mailtype=FAIL,TIME_LIMIT,TIME_LIMIT_90", "MailUser=" + u.Username + " MailType=FAIL,TIME_LIMIT_90,TIME_LIMIT", "", 0},
+		{"mailt=begin,x mailu=y", "MailUser=y MailType=BEGIN", "", 0},
+		{"mail=x", "MailUser=y MailType=BEGIN", "Update of this parameter is not supported: mail=x\nRequest aborted\n", 1},
+	} {
+		_, errOut, code := c.Run(t, "scontrol", append([]string{"update", "job", id}, strings.Fields(tc.args)...)...)
+		if code != tc.code || errOut != tc.stderr {
+			t.Errorf("scontrol update %s: exit %d, stderr %q; want %d, %q", tc.args, code, errOut, tc.code, tc.stderr)
+		}
+		show, _, _ := c.Run(t, "scontrol", "show", "job", id)
+		mail := ""
+		for _, l := range strings.Split(show, "\n") {
+			if strings.Contains(l, "MailUser=") {
+				mail = strings.TrimSpace(l)
+			}
+		}
+		if mail != tc.mail {
+			t.Errorf("after %s: %q, want %q", tc.args, mail, tc.mail)
+		}
+	}
+}
