@@ -22,6 +22,9 @@ const revokePoll = time.Second
 
 // runCommand runs the command in the allocation and returns salloc's exit code.
 func (s *session) runCommand(ctx context.Context, info *wire.JobAllocInfo, sigs chan os.Signal) int {
+	if s.js.Verbose > 1 {
+		s.layoutLine(info) // env.go
+	}
 	dir := s.js.WorkDir
 	path, err := lookCommand(s.argv[0], dir)
 	if err != nil {

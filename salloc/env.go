@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
+	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -136,4 +137,21 @@ func repeatCounts(v []uint32) string {
 		i = j
 	}
 	return strings.Join(parts, ",")
+}
+
+// layoutLine is the debug line (-vv) Slurm's salloc logs as it lays out the allocation's
+// tasks for the command's environment: the tasks asked for (as SLURM_NTASKS counts them) or
+// else as many as the CPUs hold, the nodes, and the distribution's task_dist_states value.
+func (s *session) layoutLine(info *wire.JobAllocInfo) {
+	ntasks := s.ntasks(len(info.Nodes))
+	if ntasks == 0 {
+		for _, c := range info.CPUsPerNode {
+			if s.js.CPUsPerTask != jobspec.NoVal && s.js.CPUsPerTask > 1 {
+				c /= s.js.CPUsPerTask
+			}
+			ntasks += c
+		}
+	}
+	fmt.Fprintf(s.stderr, "salloc: debug:  laying out the %d tasks on %d hosts %s dist %d\n",
+		ntasks, len(info.Nodes), info.NodeList, compatopts.TaskDist(s.js.Site.Distribution))
 }

@@ -203,6 +203,10 @@ func (s *session) run(ctx context.Context) int {
 	sigs := notifySignals()
 	defer stopSignals(sigs)
 	before := time.Now()
+	if s.js.Verbose > 1 {
+		// -vv: the authentication and hash plugins, loaded for the first request.
+		io.WriteString(s.stderr, cmdclient.PluginDebugLines("salloc", s.c.Conf.AuthType))
+	}
 	info, code := s.allocate(ctx, sigs)
 	if info == nil {
 		return code

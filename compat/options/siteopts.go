@@ -711,3 +711,45 @@ func (a *applier) settleNodesAndTasks() {
 		}
 	}
 }
+
+// TaskDist is Slurm's task_dist_states value of a distribution as ParseDistribution names
+// it (what -vv's "laying out" line prints): the node level's block 2, cyclic 1, arbitrary 3,
+// plane 4, each lower level's block, cyclic or fcyclic in its own digit, pack and nopack as
+// flags; no distribution is SLURM_DIST_UNKNOWN (0x2000).
+func TaskDist(name string) uint32 {
+	const unknown, pack, noPack = 0x2000, 0x800000, 0x400000
+	base, flag, _ := strings.Cut(name, ",")
+	var d uint32
+	switch base {
+	case "pack":
+		return unknown | pack
+	case "nopack":
+		return unknown | noPack
+	case "", "*":
+		d = unknown
+	case "plane":
+		d = 4
+	case "arbitrary":
+		d = 3
+	default:
+		for i, l := range strings.Split(base, ":") {
+			var v uint32
+			switch l {
+			case "cyclic":
+				v = 1
+			case "block":
+				v = 2
+			case "fcyclic":
+				v = 3
+			}
+			d |= v << (4 * i)
+		}
+	}
+	switch flag {
+	case "pack":
+		d |= pack
+	case "nopack":
+		d |= noPack
+	}
+	return d
+}

@@ -40,6 +40,25 @@ func TestParseDistribution(t *testing.T) {
 	}
 }
 
+// TestTaskDist: the task_dist_states values the reference's salloc -vv printed for these -m.
+func TestTaskDist(t *testing.T) {
+	for in, want := range map[string]uint32{
+		"": 8192, "cyclic": 1, "block": 2, "plane=2": 4, "block:cyclic": 18, "arbitrary": 3,
+		"block:*:fcyclic,pack": 8389394, "pack": 8396800,
+	} {
+		name := ""
+		if in != "" {
+			var ok bool
+			if name, _, ok = ParseDistribution(in); !ok {
+				t.Fatalf("ParseDistribution(%q) refused", in)
+			}
+		}
+		if got := TaskDist(name); got != want {
+			t.Errorf("TaskDist(%q) = %d, want %d", name, got, want)
+		}
+	}
+}
+
 func TestParseMemBind(t *testing.T) {
 	for _, tc := range []struct{ in, want, err string }{
 		{"local", "local", ""},

@@ -256,8 +256,13 @@ func (c *Controller) holdRelease(n *jobRecord, action uint16, priv bool, prio *u
 		if n.AdminHold && !priv {
 			return errnoAccessDenied
 		}
-		*prio = max(*prio-1, 1)
-		n.Priority = *prio
+		if c.multifactor() {
+			*prio = max(*prio-1, 1) // until the next recomputation
+			n.Priority = *prio
+		} else {
+			// Slurm's set_job_prio: the next value down, less the job's nice.
+			n.Priority = c.basicPriority(n)
+		}
 		n.AdminHold = false
 		n.Reason = uint32(states.WaitNoReason)
 		if n.state().Has(states.JobResvDelHold) { // held when its reservation ended (resv_end.go)

@@ -188,11 +188,18 @@ func TestBasic_NiceShiftsOnlyTheJob(t *testing.T) {
 			t.Errorf("job %d (nice %d): priority %d, want %d", i+1, nice, j.Priority, want[i])
 		}
 	}
-	// A release hands out lowPrio-1 (job_update.go); the next submit goes below it.
-	c.t.lowPrio--
-	rel := c.t.lowPrio
-	j := pendingJob(9)
-	if p := c.submitPriority(j, 0); p != rel-1 {
-		t.Errorf("after a release at %d: priority %d, want %d", rel, p, rel-1)
+	// A release is the next value down less the job's nice, as the reference's scontrol
+	// release of a held --nice=1000 job (job_update.go); the next submit continues from the
+	// counter, not from the nice job.
+	held := pendingJob(8)
+	held.editDesc(func(d *wire.JobDesc) { d.Nice = 1000 })
+	held.Priority = 0
+	prio := c.t.lowPrio
+	if errno := c.holdRelease(held, wire.JobActionRelease, true, &prio); errno != 0 || held.Priority != x-5-1000 {
+		t.Errorf("release of a nice job: errno %d, priority %d, want %d", errno, held.Priority, x-5-1000)
+	}
+	c.t.installJob(held)
+	if p := c.submitPriority(pendingJob(9), 0); p != x-6 {
+		t.Errorf("after the release: priority %d, want %d", p, x-6)
 	}
 }

@@ -68,8 +68,8 @@ func (c *Controller) handleAllocateJob(ctx context.Context, req *wire.Request) (
 	j.editDesc(func(d *wire.JobDesc) { d.Script = "" })
 	c.mu.Lock()
 	j.JobID = c.t.nextJobID
-	if j.Priority != 0 {
-		j.Priority = max(c.t.lowPrio-1, 1)
+	if j.Priority != 0 && !c.operatorPriority(j, &d, id) {
+		j.Priority = c.submitPriority(j, now) // as a batch job's: nice, multifactor
 	}
 	p, err := c.apply(submitJob{job: j})
 	c.mu.Unlock()

@@ -72,6 +72,37 @@ func TestSalloc(t *testing.T) {
 		}
 	})
 
+	t.Run("-vv debug lines and --nice", func(t *testing.T) {
+		// The reference's lines for the same request; the tasks are -n's, or else as many
+		// as the CPUs hold; dist is the task_dist_states value (SLURM_DIST_UNKNOWN, 8192,
+		// without -m). A nice job's priority is the plain one less its nice (test15.11).
+		_, errOut, code := c.Run(t, "salloc", "-vv", "-N2", "-c2", "--nice=1000", "-t1", "true")
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		for _, want := range []string{"salloc: debug:  hash/k12: init: init: KangarooTwelve hash plugin loaded\n",
+			"salloc: debug:  laying out the 2 tasks on 2 hosts n[1-2] dist 8192\n"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("salloc -vv stderr lacks %q:\n%s", want, errOut)
+			}
+		}
+		_, errOut, _ = c.Run(t, "salloc", "-vv", "-n3", "-m", "block:cyclic", "-t1", "true")
+		if want := "salloc: debug:  laying out the 3 tasks on 1 hosts n1 dist 18\n"; !strings.Contains(errOut, want) {
+			t.Errorf("salloc -vv -n3 -m block:cyclic stderr lacks %q:\n%s", want, errOut)
+		}
+		prio := func(nice string) int64 {
+			out, errOut, code := c.Run(t, "salloc", "--nice="+nice, "-t1", "sh", "-c", "squeue -h -o %Q -j $SLURM_JOB_ID")
+			p, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64)
+			if code != 0 || err != nil {
+				t.Fatalf("salloc --nice=%s: exit %d, out %q, stderr %q", nice, code, out, errOut)
+			}
+			return p
+		}
+		if p0, p1 := prio("0"), prio("1000"); p0-p1 != 1001 {
+			t.Errorf("priorities %d then %d with --nice=1000: want 1001 apart (one submit and the nice)", p0, p1)
+		}
+	})
+
 	t.Run("srun inside runs steps in the allocation", func(t *testing.T) {
 		out, errOut, code := c.Run(t, "salloc", "-N2", "srun", "-l", "sh", "-c", "echo $SLURM_JOB_ID")
 		if code != 0 {
