@@ -86,15 +86,41 @@ func (c *cli) cmdRequeueHold(argv []string) {
 func (c *cli) cmdSuspend(argv []string) { c.jobAction(argv, wire.JobActionSuspend, "") }
 func (c *cli) cmdResume(argv []string)  { c.jobAction(argv, wire.JobActionResume, "") }
 
+// cmdTop is scontrol top JOB_LIST (Slurm's scontrol_top_job): the list goes to the
+// controller as given (after a JobId= or Job= prefix), and a failure names it whole.
 func (c *cli) cmdTop(argv []string) {
-	if len(argv) > 2 {
+	if len(argv) != 2 {
 		c.exitCode = 1
 		if c.quiet != 1 {
-			c.eprintf("too many arguments for keyword:%s\n", argv[0])
+			what := "few"
+			if len(argv) > 2 {
+				what = "many"
+			}
+			c.eprintf("too %s arguments for keyword:%s\n", what, argv[0])
 		}
 		return
 	}
-	c.jobAction(argv, wire.JobActionTop, "")
+	list := argv[1]
+	for _, p := range []string{"jobid=", "job="} {
+		if len(list) >= len(p) && strings.EqualFold(list[:len(p)], p) {
+			list = list[len(p):]
+		}
+	}
+	var rep wire.UpdateJobReply
+	err := c.call(wire.MsgUpdateJob, &wire.UpdateJobRequest{Action: wire.JobActionTop, JobIDStr: list}, &rep)
+	text := ""
+	switch {
+	case err != nil:
+		text = err.Text
+	case rep.Errno != 0:
+		text = rep.Text
+	default:
+		return
+	}
+	c.exitCode = 1
+	if c.quiet != 1 {
+		c.eprintf("%s for job %s\n", text, list)
+	}
 }
 
 // jobNameArg reads the Name=NAME or JobName=NAME form of hold, uhold and release (after an

@@ -27,9 +27,12 @@ type UpdateJobRequest struct {
 	// MailType (jobspec.Mail* bits) and MailUser ("" for the job's user at MailDomain).
 	MailType *uint16 `codec:"mail_type,omitempty"`
 	MailUser *string `codec:"mail_user,omitempty"`
-	Priority uint32  `codec:"priority"`
-	Nice     int32   `codec:"nice"`
-	NiceSet  bool    `codec:"nice_set"`
+	// JobIDStr is scontrol top's list as given ("12,13_2,14_*"), which the controller
+	// reads whole: the order of its jobs is the order of their new priorities.
+	JobIDStr string `codec:"job_id_str,omitempty"`
+	Priority uint32 `codec:"priority"`
+	Nice     int32  `codec:"nice"`
+	NiceSet  bool   `codec:"nice_set"`
 }
 
 // Actions of UpdateJobRequest.
