@@ -96,8 +96,8 @@ func (p *params) selects(j *wire.JobInfo) bool {
 	if p.nodes != nil && !p.nodesIntersect(j.NodeList) {
 		return false
 	}
-	if len(p.parts) > 0 && !slices.Contains(p.parts, j.Partition) {
-		return false
+	if len(p.parts) > 0 && !slices.ContainsFunc(strings.Split(j.Partition, ","), func(n string) bool { return slices.Contains(p.parts, n) }) {
+		return false // any partition of a job that names several (Slurm's _filter_job_part)
 	}
 	if p.resv != "" && j.Reservation != p.resv {
 		return false

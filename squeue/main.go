@@ -52,7 +52,7 @@ func run(argv []string, getenv func(string) (string, bool), stdout *bufio.Writer
 		stdout.Flush()
 		cmdclient.Fatal(stderr, "squeue", err)
 	}
-	if !mapNodes(c, p, stderr) { // nodes.go
+	if !mapNodes(c, p, stderr) || !loadPartTiers(c, p, stderr) { // nodes.go, priority.go
 		stdout.Flush()
 		return 1
 	}
@@ -143,6 +143,10 @@ func show(p *params, rep *wire.JobInfoReply, now time.Time, stdout *bufio.Writer
 		fillJobRow(&r, j, now)
 		r.NoConvert = p.noConvert
 		r.ArrayTaskStrUncut = p.array
+		if p.priority {
+			p.eachPartitionRow(&r, func() { q.add(&r, lines) }) // priority.go
+			return
+		}
 		q.add(&r, lines)
 	}
 	seen := 0

@@ -45,7 +45,9 @@ type params struct {
 	format    *format.Format[*format.JobRow]
 	stepFmt   *format.Format[*format.StepRow]
 	verbose   int
-	shown     shownOptions // what -v prints of the options (verbose.go)
+	priority  bool              // -P: one row per partition of a pending job (priority.go)
+	partTiers map[string]uint32 // -P: each partition's PriorityTier
+	shown     shownOptions      // what -v prints of the options (verbose.go)
 }
 
 // jobSel is one -j entry: a job id, or one task of an array ("id_task").
@@ -164,7 +166,7 @@ func parseArgs(argv []string, getenv func(string) (string, bool), stdout, stderr
 		case "sib", "sibling":
 			sh.sibling = true
 		case "priority":
-			sh.priority = true
+			p.priority = true
 		case "array-unique":
 			// One cluster, one partition per job: nothing to change.
 		case "Format":

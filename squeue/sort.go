@@ -79,9 +79,9 @@ var sortKeys = map[byte]func(r *format.JobRow) sortVal{
 	'j': func(r *format.JobRow) sortVal { return textVal(r.Name) },
 	'l': func(r *format.JobRow) sortVal { return numVal(r.TimeLimit) },
 	'M': func(r *format.JobRow) sortVal { return numVal(r.TimeUsed()) },
-	'p': func(r *format.JobRow) sortVal { return numVal(r.Priority) },
+	'p': priorityVal,
 	'P': func(r *format.JobRow) sortVal { return textVal(r.Partition) },
-	'Q': func(r *format.JobRow) sortVal { return numVal(r.Priority) },
+	'Q': priorityVal,
 	'S': startVal,
 	't': func(r *format.JobRow) sortVal { return textVal(r.State.Compact()) },
 	'T': func(r *format.JobRow) sortVal { return textVal(r.State.String()) },
@@ -238,4 +238,10 @@ func msort[T any](b, tmp []T, cmpf func(a, b T) int) {
 	}
 	out = append(out, b1...)
 	copy(b, out)
+}
+
+// priorityVal is Slurm's priority order: the row's partition PriorityTier first (squeue
+// --priority's rows; 0 for the others), then the job's priority.
+func priorityVal(r *format.JobRow) sortVal {
+	return sortVal{n1: int64(r.PartitionTier), n2: int64(r.Priority)}
 }

@@ -15,7 +15,7 @@ import (
 type shownOptions struct {
 	format, jobs, licenses, names, partitions, reservation *string
 	sort, states, steps, users                             *string
-	federation, local, sibling, priority                   bool
+	federation, local, sibling                             bool
 	jobFlag                                                bool
 	iterate                                                int
 }
@@ -63,7 +63,7 @@ func printOptions(w *bufio.Writer, p *params) {
 	fmt.Fprintf(w, "names       = %s\n", str(sh.names))
 	fmt.Fprintf(w, "nodes       = %s\n", nodes)
 	fmt.Fprintf(w, "partitions  = %s\n", str(sh.partitions))
-	fmt.Fprintf(w, "priority    = %s\n", tf(sh.priority))
+	fmt.Fprintf(w, "priority    = %s\n", tf(p.priority))
 	fmt.Fprintf(w, "reservation = %s\n", str(sh.reservation))
 	// Slurm's own misaligned line.
 	fmt.Fprintf(w, "sibling      = %s\n", tf(sh.sibling))

@@ -60,6 +60,10 @@ type JobRow struct {
 	PreSuspendSecs                                                int64
 	ResizeTime                                                    int64
 
+	// PartitionTier is, for squeue --priority's row of one partition of a job, that
+	// partition's PriorityTier (0 otherwise): the priority sort compares it first.
+	PartitionTier uint32
+
 	Priority               uint32
 	Nice                   int32
 	Contiguous, Requeue    uint16

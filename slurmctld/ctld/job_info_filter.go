@@ -2,6 +2,7 @@ package ctld
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/states"
 	"github.com/orbit-hpc/orbit/internal/wire"
@@ -56,8 +57,8 @@ func (f *jobFilter) keep(j *jobRecord) bool {
 	if f.nodes != nil && !slices.ContainsFunc(j.Nodes, func(n string) bool { return f.nodes[n] }) {
 		return false
 	}
-	if len(f.parts) > 0 && !slices.Contains(f.parts, j.descStr(descPartition)) && !slices.Contains(f.parts, j.Partition) {
-		return false
+	if len(f.parts) > 0 && !slices.Contains(f.parts, j.Partition) && !anyListed(f.parts, j.descStr(descPartition)) {
+		return false // squeue -p names any partition of a job that names several
 	}
 	if len(f.users) > 0 && !slices.Contains(f.users, j.UserID) {
 		return false
@@ -66,4 +67,14 @@ func (f *jobFilter) keep(j *jobRecord) bool {
 		return false
 	}
 	return true
+}
+
+// anyListed says whether any name of the comma list is in names.
+func anyListed(names []string, list string) bool {
+	for _, n := range strings.Split(list, ",") {
+		if slices.Contains(names, n) {
+			return true
+		}
+	}
+	return false
 }

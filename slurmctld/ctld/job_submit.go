@@ -1,8 +1,10 @@
 package ctld
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,16 +118,25 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 		}
 		partName = t.defPart
 	}
-	// Several partitions ("-p a,b"): every one must exist; Orbit runs the job in the first.
+	// Several partitions ("-p a,b"): every one must exist. As in Slurm, the job keeps them
+	// in the order they are tried, higher PriorityTier first (as named among equals), and
+	// is checked against the first.
 	names := strings.Split(partName, ",")
-	for _, n := range names {
-		if t.parts[strings.TrimSpace(n)] == nil {
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+		if t.parts[names[i]] == nil {
 			e := slurmErr(errnoInvalidPartitionName)
-			e.UserMsg = "invalid partition specified: " + strings.TrimSpace(n)
+			e.UserMsg = "invalid partition specified: " + names[i]
 			return nil, e
 		}
 	}
-	part := t.parts[strings.TrimSpace(names[0])]
+	if len(names) > 1 {
+		slices.SortStableFunc(names, func(a, b string) int {
+			return cmp.Compare(t.parts[b].conf.PriorityTier, t.parts[a].conf.PriorityTier)
+		})
+		partName = strings.Join(names, ",")
+	}
+	part := t.parts[names[0]]
 
 	// The record's own description, with the defaults Slurm records in it.
 	own := *d
