@@ -100,11 +100,7 @@ func (c *cli) sprintNode(n *wire.NodeInfo) string {
 			r.nl()
 		}
 	}
-	addr := n.Addr
-	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
-		addr = addr[:i] // the controller reports host:port; Slurm shows NodeAddr alone
-	}
-	r.f("NodeAddr=%s NodeHostName=%s ", addr, n.Hostname)
+	r.f("NodeAddr=%s NodeHostName=%s ", nodeAddr(n.Addr), n.Hostname)
 	if c.slurmdPort() != uint32(n.Port) {
 		r.f("Port=%d ", n.Port)
 	}
@@ -184,4 +180,12 @@ func (c *cli) slurmdPort() uint32 {
 		return uint32(p)
 	}
 	return 6818
+}
+
+// nodeAddr is a node's NodeAddr: the controller reports host:port, Slurm shows the host.
+func nodeAddr(addr string) string {
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+		return addr[:i]
+	}
+	return addr
 }

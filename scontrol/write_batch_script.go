@@ -28,8 +28,15 @@ func (c *cli) cmdWrite(argv []string) {
 		}
 		c.writeBatchScript(argv[2:])
 	case abbrev(argv[1], "config", 6):
-		c.errorf("the %q command is not supported by Orbit yet", "write config")
-		c.exitCode = 1
+		if len(argv) > 3 {
+			c.tooMany(tag, "too many arguments for keyword:%s\n")
+			return
+		}
+		file := ""
+		if len(argv) == 3 {
+			file = argv[2]
+		}
+		c.writeConfig(file) // write_config.go
 	default:
 		c.exitCode = 1
 		c.eprintf("invalid write argument:%s\n", argv[1])
