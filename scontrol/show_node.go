@@ -13,7 +13,7 @@ import (
 
 // showNode is `scontrol show node [NAME]` (Slurm's scontrol_print_node_list).
 func (c *cli) showNode(_ string, val *string, _ []string) {
-	rep, ok := c.loadNodes()
+	rep, ok := c.loadNodes(false)
 	if !ok {
 		return
 	}
@@ -54,9 +54,11 @@ func (c *cli) showNode(_ string, val *string, _ []string) {
 	}
 }
 
-func (c *cli) loadNodes() (*wire.NodeInfoReply, bool) {
+// loadNodes asks for the nodes and partitions; hideHidden leaves Hidden partitions out for
+// a user who is not an operator.
+func (c *cli) loadNodes(hideHidden bool) (*wire.NodeInfoReply, bool) {
 	var rep wire.NodeInfoReply
-	if e := c.call(wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep); e != nil {
+	if e := c.call(wire.MsgNodeInfo, &wire.NodeInfoRequest{HideHidden: hideHidden}, &rep); e != nil {
 		c.perror("slurm_load_node error", e)
 		return nil, false
 	}

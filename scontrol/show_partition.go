@@ -13,7 +13,7 @@ import (
 
 // showPartition is `scontrol show partition [NAME]` (Slurm's scontrol_print_part).
 func (c *cli) showPartition(_ string, val *string, _ []string) {
-	rep, ok := c.loadNodes()
+	rep, ok := c.loadNodes(!c.all) // hidden partitions: operators, or -a
 	if !ok {
 		return
 	}

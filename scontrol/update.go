@@ -539,8 +539,17 @@ func (c *cli) partitionRequest(args []string, create bool) {
 			}
 			req.DefaultTime = &m
 		case abbrev(tag, "MaxCPUsPerNode", 4):
-			c.refusePartKey(tag)
-			return
+			v := uint32(wire.Infinite)
+			if !strings.EqualFold(val, "UNLIMITED") && !strings.EqualFold(val, "INFINITE") {
+				n, ok, over := parseUint(val, math.MaxUint32)
+				erange = erange || over
+				if !ok {
+					abort("Invalid MaxCPUsPerNode value: " + val)
+					return
+				}
+				v = uint32(n)
+			}
+			req.MaxCPUsPerNode = &v
 		case abbrev(tag, "MaxNodes", 4):
 			if strings.EqualFold(val, "UNLIMITED") || strings.EqualFold(val, "INFINITE") {
 				v := uint32(wire.Infinite)
@@ -569,8 +578,15 @@ func (c *cli) partitionRequest(args []string, create bool) {
 			req.Default = v
 		case abbrev(tag, "DisableRootJobs", 1), abbrev(tag, "ExclusiveUser", 1), abbrev(tag, "Hidden", 1),
 			abbrev(tag, "LLN", 1), abbrev(tag, "RootOnly", 3), abbrev(tag, "ReqResv", 3):
-			c.refusePartKey(tag)
-			return
+			name := partFlagName(tag)
+			v, ok := yesNo(name)
+			if !ok {
+				return
+			}
+			if req.Flags == nil {
+				req.Flags = map[string]bool{}
+			}
+			req.Flags[name] = v == "YES"
 		case abbrev(tag, "OverSubscribe", 5), abbrev(tag, "Shared", 2):
 			share, ok := parseMaxShare(val)
 			if !ok {
@@ -624,11 +640,20 @@ func (c *cli) partitionRequest(args []string, create bool) {
 			}
 		case abbrev(tag, "Nodes", 1):
 			req.Nodes = val
-		case abbrev(tag, "AllowGroups", 6), abbrev(tag, "AllowAccounts", 6), abbrev(tag, "AllowQos", 6),
-			abbrev(tag, "DenyAccounts", 5), abbrev(tag, "DenyQos", 5), abbrev(tag, "AllocNodes", 6),
-			abbrev(tag, "Alternate", 3):
-			c.refusePartKey(tag)
-			return
+		case abbrev(tag, "AllowGroups", 6):
+			req.AllowGroups = &val
+		case abbrev(tag, "AllowAccounts", 6):
+			req.AllowAccounts = &val
+		case abbrev(tag, "AllowQos", 6):
+			req.AllowQos = &val
+		case abbrev(tag, "DenyAccounts", 5):
+			req.DenyAccounts = &val
+		case abbrev(tag, "DenyQos", 5):
+			req.DenyQos = &val
+		case abbrev(tag, "AllocNodes", 6):
+			req.AllocNodes = &val
+		case abbrev(tag, "Alternate", 3):
+			req.Alternate = &val
 		case abbrev(tag, "GraceTime", 5):
 			n, ok, over := parseUint(val, uint64(wire.NoVal))
 			erange = erange || over
@@ -639,8 +664,25 @@ func (c *cli) partitionRequest(args []string, create bool) {
 			v := uint32(n)
 			req.GraceTime = &v
 		case abbrev(tag, "DefMemPerCPU", 10), abbrev(tag, "DefMemPerNode", 10), abbrev(tag, "MaxMemPerCPU", 10),
-			abbrev(tag, "MaxMemPerNode", 10), abbrev(tag, "QoS", 3), abbrev(tag, "JobDefaults", 4),
-			abbrev(tag, "TresBillingWeights", 1):
+			abbrev(tag, "MaxMemPerNode", 10):
+			name := "DefMemPerCPU"
+			dst := &req.DefMemPerCPU
+			switch {
+			case abbrev(tag, "DefMemPerNode", 10):
+				name, dst = "DefMemPerNode", &req.DefMemPerNode
+			case abbrev(tag, "MaxMemPerCPU", 10):
+				name, dst = "MaxMemPerCPU", &req.MaxMemPerCPU
+			case abbrev(tag, "MaxMemPerNode", 10):
+				name, dst = "MaxMemPerNode", &req.MaxMemPerNode
+			}
+			n, ok, over := parseUint(val, math.MaxUint64>>1)
+			erange = erange || over
+			if !ok {
+				abort("Invalid " + name + " value: " + val)
+				return
+			}
+			*dst = &n
+		case abbrev(tag, "QoS", 3), abbrev(tag, "JobDefaults", 4), abbrev(tag, "TresBillingWeights", 1):
 			c.refusePartKey(tag)
 			return
 		default:
@@ -847,4 +889,14 @@ func parseMaxShare(val string) (uint16, bool) {
 		return count() | 0x8000, true
 	}
 	return 0, false
+}
+
+// partFlagName is the flag a partition option names (its tag may be abbreviated).
+func partFlagName(tag string) string {
+	for _, name := range []string{"DisableRootJobs", "ExclusiveUser", "Hidden", "LLN", "RootOnly", "ReqResv"} {
+		if len(tag) <= len(name) && strings.EqualFold(tag, name[:len(tag)]) {
+			return name
+		}
+	}
+	return tag
 }

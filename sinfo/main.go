@@ -86,7 +86,7 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 		return true
 	}
 	var rep wire.NodeInfoReply
-	if err := c.Call(ctx, wire.MsgNodeInfo, &wire.NodeInfoRequest{}, &rep); err != nil {
+	if err := c.Call(ctx, wire.MsgNodeInfo, &wire.NodeInfoRequest{HideHidden: !p.all}, &rep); err != nil {
 		stdout.Flush()
 		fmt.Fprintf(stderr, "slurm_load_partitions: %s\n", cmdclient.AsError(err).Text)
 		return false
@@ -101,17 +101,8 @@ func report(c *cmdclient.Client, p *params, stdout *bufio.Writer, stderr io.Writ
 
 // render groups, sorts and prints one snapshot of the tables.
 func render(p *params, rep *wire.NodeInfoReply, slurmdPort uint16) string {
-	parts := rep.Partitions
-	if !p.all {
-		// Without -a (or -p), Slurm's controller leaves hidden partitions out.
-		parts = nil
-		for _, pt := range rep.Partitions {
-			if !pt.Hidden {
-				parts = append(parts, pt)
-			}
-		}
-	}
-	groups := buildGroups(p, parts, newNodeRecs(rep.Nodes))
+	// Without -a (or -p) the controller left hidden partitions out (for all but operators).
+	groups := buildGroups(p, rep.Partitions, newNodeRecs(rep.Nodes))
 	sortGroups(groups, p.sort, p.sortSet, p.nodeView)
 	rows := p.finish(groups, slurmdPort)
 	f := *p.format

@@ -49,6 +49,9 @@ type NodeRegistrationReply struct {
 // NodeInfoRequest asks for the node and partition tables.
 type NodeInfoRequest struct {
 	NodeNames []string `codec:"node_names"` // empty = every node
+	// HideHidden leaves Hidden partitions out unless the caller is an operator (sinfo and
+	// scontrol show partition without -a; Slurm's pack_all_part without SHOW_ALL).
+	HideHidden bool `codec:"hide_hidden,omitempty"`
 }
 
 // NodeInfo is one node as sinfo and scontrol show it.

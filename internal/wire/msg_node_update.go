@@ -45,6 +45,25 @@ type UpdatePartitionRequest struct {
 	// the 0x8000 bit FORCE:n.
 	MaxShare *uint16 `codec:"max_share,omitempty"`
 	Default  string  `codec:"default,omitempty"` // YES makes it the default partition, NO clears that
+
+	// Flags set (YES) or clear (NO) Hidden, RootOnly, ReqResv, LLN, ExclusiveUser and
+	// DisableRootJobs, by those names.
+	Flags          map[string]bool `codec:"flags,omitempty"`
+	MaxCPUsPerNode *uint32         `codec:"max_cpus_per_node,omitempty"` // Infinite = UNLIMITED
+	// The access lists, as given: "" or ALL for every one (Alternate: "" or NONE for none).
+	AllowGroups   *string `codec:"allow_groups,omitempty"`
+	AllowAccounts *string `codec:"allow_accounts,omitempty"`
+	AllowQos      *string `codec:"allow_qos,omitempty"`
+	DenyAccounts  *string `codec:"deny_accounts,omitempty"`
+	DenyQos       *string `codec:"deny_qos,omitempty"`
+	AllocNodes    *string `codec:"alloc_nodes,omitempty"`
+	Alternate     *string `codec:"alternate,omitempty"`
+	// The memory default and limit, MB: one per CPU or per node (setting one drops the
+	// other, as Slurm keeps them in one field).
+	DefMemPerCPU  *uint64 `codec:"def_mem_per_cpu,omitempty"`
+	DefMemPerNode *uint64 `codec:"def_mem_per_node,omitempty"`
+	MaxMemPerCPU  *uint64 `codec:"max_mem_per_cpu,omitempty"`
+	MaxMemPerNode *uint64 `codec:"max_mem_per_node,omitempty"`
 }
 
 // CreatePartitionRequest makes a partition (scontrol create PartitionName=) with the options

@@ -105,8 +105,11 @@ func (c *Controller) newJob(d *wire.JobDesc, id *wire.Identity, now int64) (*job
 	// What may reach the accounting database is lower case (Slurm's validate_job_create_req):
 	// --account=MY_ACCT is the job's my_acct.
 	d.Account, d.WCKey = strings.ToLower(d.Account), strings.ToLower(d.WCKey)
-	if names := allowGroupNames(c.config().Partitions); len(names) > 0 && !c.slurmUser(owner.UID) {
-		c.groups.load(owner.UID, names, time.Unix(now, 0)) // part_access_groups.go, outside the lock
+	c.mu.RLock()
+	groups := c.t.partGroupNames()
+	c.mu.RUnlock()
+	if len(groups) > 0 && !c.slurmUser(owner.UID) {
+		c.groups.load(owner.UID, groups, time.Unix(now, 0)) // part_access_groups.go, outside the lock
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()

@@ -11,7 +11,8 @@ import (
 // handleNodeInfo serves MsgNodeInfo (sinfo, scontrol show node/partition): the node table in
 // configuration order, and every partition.
 func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, error) {
-	if _, err := identity(req); err != nil {
+	id, err := identity(req)
+	if err != nil {
 		return nil, err
 	}
 	r := req.Body.(*wire.NodeInfoRequest)
@@ -76,8 +77,12 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			ni.CPULoad, ni.FreeMem = n.load.CPULoad, n.load.FreeMem
 		}
 	}
+	hide := r.HideHidden && !c.privileged(id)
 	for _, pn := range c.t.partOrder {
 		p := c.t.parts[pn]
+		if hide && p.conf.Hidden {
+			continue
+		}
 		rep.Partitions = append(rep.Partitions, wire.PartitionInfo{
 			Name:        pn,
 			Nodes:       hostlist.Compress(p.nodes),

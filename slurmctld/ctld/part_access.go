@@ -72,7 +72,7 @@ func (c *Controller) partAccess(p *partEntry, r partRequest, now time.Time) int3
 	if cf.AllowGroups != "" && !c.slurmUser(r.uid) {
 		in, known := c.groups.inAny(r.uid, cf.AllowGroups, now)
 		if !known {
-			c.groups.loadInBackground(r.uid, allowGroupNames(c.config().Partitions), now, c.wake)
+			c.groups.loadInBackground(r.uid, c.t.partGroupNames(), now, c.wake)
 		}
 		if !in {
 			return errnoPartGroup

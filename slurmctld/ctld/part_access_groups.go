@@ -193,21 +193,28 @@ func groupUpdateTime(cfg *conf.Config) time.Duration {
 	return time.Duration(n) * time.Second
 }
 
+// partGroupNames is every group some partition's AllowGroups names now (scontrol update
+// may have changed them). Called with c.mu held.
+func (t *tables) partGroupNames() []string {
+	parts := make([]*conf.Partition, 0, len(t.partOrder))
+	for _, name := range t.partOrder {
+		parts = append(parts, t.parts[name].conf)
+	}
+	return allowGroupNames(parts)
+}
+
 // loadOwnerGroups looks up the groups of job id's user (an array's or a task's alike) when
 // some partition has AllowGroups, so an update checks the job against them.
 func (c *Controller) loadOwnerGroups(id uint32, now int64) {
-	names := allowGroupNames(c.config().Partitions)
-	if len(names) == 0 {
-		return
-	}
 	c.mu.RLock()
+	names := c.t.partGroupNames()
 	var uid uint32
 	j := c.t.jobs[id]
 	if j != nil {
 		uid = j.UserID
 	}
 	c.mu.RUnlock()
-	if j != nil && !c.slurmUser(uid) {
+	if len(names) > 0 && j != nil && !c.slurmUser(uid) {
 		c.groups.load(uid, names, time.Unix(now, 0))
 	}
 }

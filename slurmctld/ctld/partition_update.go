@@ -3,6 +3,7 @@ package ctld
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,22 @@ type partRecord struct {
 	MinNodes          *uint32 `codec:"min_nodes,omitempty"`
 	OverSubscribe     string  `codec:"over_subscribe,omitempty"` // NO, EXCLUSIVE, YES:n, FORCE:n
 	Default           string  `codec:"default,omitempty"`        // YES or NO
+	// Flags are Hidden, RootOnly, ReqResv, LLN, ExclusiveUser and DisableRootJobs as set.
+	Flags          map[string]bool `codec:"flags,omitempty"`
+	MaxCPUsPerNode *uint32         `codec:"max_cpus_per_node,omitempty"`
+	// The access lists ("" for ALL; Alternate "" for none).
+	AllowGroups   *string `codec:"allow_groups,omitempty"`
+	AllowAccounts *string `codec:"allow_accounts,omitempty"`
+	AllowQos      *string `codec:"allow_qos,omitempty"`
+	DenyAccounts  *string `codec:"deny_accounts,omitempty"`
+	DenyQos       *string `codec:"deny_qos,omitempty"`
+	AllocNodes    *string `codec:"alloc_nodes,omitempty"`
+	Alternate     *string `codec:"alternate,omitempty"`
+	// Memory default and limit in MB: per CPU or per node (the other one 0).
+	DefMemPerCPU  *uint64 `codec:"def_mem_per_cpu,omitempty"`
+	DefMemPerNode *uint64 `codec:"def_mem_per_node,omitempty"`
+	MaxMemPerCPU  *uint64 `codec:"max_mem_per_cpu,omitempty"`
+	MaxMemPerNode *uint64 `codec:"max_mem_per_node,omitempty"`
 
 	// Def is the definition of a partition scontrol create made (partition_create.go): the
 	// record brings it back at start. Deleted records a partition scontrol delete removed.
@@ -48,7 +65,10 @@ func (r partRecord) empty() bool {
 	return r.State == "" && r.MaxTime == wire.NoVal && !r.NodesSet && r.PreemptMode == "" &&
 		r.PriorityTier == nil && r.PriorityJobFactor == nil && r.GraceTime == nil &&
 		r.DefaultTime == nil && r.MaxNodes == nil && r.MinNodes == nil && r.OverSubscribe == "" &&
-		r.Default == ""
+		r.Default == "" && len(r.Flags) == 0 && r.MaxCPUsPerNode == nil && r.AllowGroups == nil &&
+		r.AllowAccounts == nil && r.AllowQos == nil && r.DenyAccounts == nil && r.DenyQos == nil &&
+		r.AllocNodes == nil && r.Alternate == nil && r.DefMemPerCPU == nil && r.DefMemPerNode == nil &&
+		r.MaxMemPerCPU == nil && r.MaxMemPerNode == nil
 }
 
 // changePart installs a partition override, and others' (the partition Default=YES took
@@ -103,6 +123,29 @@ func (t *tables) installPart(r partRecord) {
 	setIf(&cp.MinNodes, r.MinNodes)
 	if r.OverSubscribe != "" {
 		cp.OverSubscribe = r.OverSubscribe
+	}
+	for name, on := range r.Flags {
+		if f := partFlag(&cp, name); f != nil {
+			*f = on
+		}
+	}
+	setIf(&cp.MaxCPUsPerNode, r.MaxCPUsPerNode)
+	setIf(&cp.AllowGroups, r.AllowGroups)
+	setIf(&cp.AllowAccounts, r.AllowAccounts)
+	setIf(&cp.AllowQos, r.AllowQos)
+	setIf(&cp.DenyAccounts, r.DenyAccounts)
+	setIf(&cp.DenyQos, r.DenyQos)
+	setIf(&cp.AllocNodes, r.AllocNodes)
+	setIf(&cp.Alternate, r.Alternate)
+	if r.DefMemPerCPU != nil || r.DefMemPerNode != nil {
+		cp.DefMemPerCPU, cp.DefMemPerNode = 0, 0
+		setIf(&cp.DefMemPerCPU, r.DefMemPerCPU)
+		setIf(&cp.DefMemPerNode, r.DefMemPerNode)
+	}
+	if r.MaxMemPerCPU != nil || r.MaxMemPerNode != nil {
+		cp.MaxMemPerCPU, cp.MaxMemPerNode = 0, 0
+		setIf(&cp.MaxMemPerCPU, r.MaxMemPerCPU)
+		setIf(&cp.MaxMemPerNode, r.MaxMemPerNode)
 	}
 	// Default=YES makes this the default partition (the handler clears it on the one that was);
 	// Default=NO on the default partition leaves none, as in Slurm.
@@ -288,5 +331,62 @@ func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePart
 		}
 		rec.NodesSet, rec.Nodes = true, names
 	}
+	if len(r.Flags) > 0 {
+		flags := maps.Clone(rec.Flags) // rec shares the installed override's map
+		if flags == nil {
+			flags = map[string]bool{}
+		}
+		for name, on := range r.Flags {
+			if partFlag(p.conf, name) != nil { // names are scontrol's; others are ignored
+				flags[name] = on
+			}
+		}
+		rec.Flags = flags
+	}
+	if r.MaxCPUsPerNode != nil {
+		rec.MaxCPUsPerNode = r.MaxCPUsPerNode
+	}
+	// "" and ALL are every one, as in Slurm; Orbit's configuration keeps "" for that.
+	all := func(v *string, word string) *string {
+		if v == nil {
+			return nil
+		}
+		if strings.EqualFold(*v, word) {
+			return new("")
+		}
+		return v
+	}
+	rec.AllowGroups = orKeep(all(r.AllowGroups, "ALL"), rec.AllowGroups)
+	rec.AllowAccounts = orKeep(all(r.AllowAccounts, "ALL"), rec.AllowAccounts)
+	rec.AllowQos = orKeep(all(r.AllowQos, "ALL"), rec.AllowQos)
+	rec.DenyAccounts = orKeep(r.DenyAccounts, rec.DenyAccounts)
+	rec.DenyQos = orKeep(r.DenyQos, rec.DenyQos)
+	rec.AllocNodes = orKeep(all(r.AllocNodes, "ALL"), rec.AllocNodes)
+	rec.Alternate = orKeep(all(r.Alternate, "NONE"), rec.Alternate)
+	if r.DefMemPerCPU != nil || r.DefMemPerNode != nil {
+		rec.DefMemPerCPU, rec.DefMemPerNode = r.DefMemPerCPU, r.DefMemPerNode
+	}
+	if r.MaxMemPerCPU != nil || r.MaxMemPerNode != nil {
+		rec.MaxMemPerCPU, rec.MaxMemPerNode = r.MaxMemPerCPU, r.MaxMemPerNode
+	}
 	return rec, others, badNodes
+}
+
+// partFlag is the flag of partition configuration p an update names, or nil.
+func partFlag(p *conf.Partition, name string) *bool {
+	switch name {
+	case "Hidden":
+		return &p.Hidden
+	case "RootOnly":
+		return &p.RootOnly
+	case "ReqResv":
+		return &p.ReqResv
+	case "LLN":
+		return &p.LLN
+	case "ExclusiveUser":
+		return &p.ExclusiveUser
+	case "DisableRootJobs":
+		return &p.DisableRootJobs
+	}
+	return nil
 }

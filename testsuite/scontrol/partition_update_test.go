@@ -104,8 +104,8 @@ func TestScontrol_UpdatePartition(t *testing.T) {
 	checkDefault("after Default=Y on debug", "debug")
 
 	// Options Orbit cannot change yet are refused by name.
-	_, errOut, code = c.Run(t, "scontrol", "update", "PartitionName=qpu", "AllowGroups=wheel")
-	if code != 1 || !strings.Contains(errOut, "AllowGroups") {
-		t.Errorf("AllowGroups=: exit %d, %q", code, errOut)
+	_, errOut, code = c.Run(t, "scontrol", "update", "PartitionName=qpu", "TRESBillingWeights=CPU=1")
+	if code != 1 || !strings.Contains(errOut, "TRESBillingWeights") {
+		t.Errorf("TRESBillingWeights=: exit %d, %q", code, errOut)
 	}
 }
