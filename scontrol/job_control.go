@@ -31,7 +31,7 @@ func jobIDArg(s string) (id, task uint32, ok bool) {
 }
 
 // jobAction sends action for every id in argv[1:] (each may be a comma list).
-func (c *cli) jobAction(argv []string, action uint16, perrorPrefix string) {
+func (c *cli) jobAction(argv []string, action uint16, perrorPrefix string, requeueFlags uint32) {
 	if len(argv) < 2 {
 		c.exitCode = 1
 		if c.quiet != 1 {
@@ -58,7 +58,7 @@ func (c *cli) jobAction(argv []string, action uint16, perrorPrefix string) {
 				}
 				break
 			}
-			if ok, perTask := c.sendJobUpdateTask(&wire.UpdateJobRequest{JobID: id, ArrayTaskID: task, Action: action}, one); !ok && !perTask {
+			if ok, perTask := c.sendJobUpdateTask(&wire.UpdateJobRequest{JobID: id, ArrayTaskID: task, Action: action, RequeueFlags: requeueFlags}, one); !ok && !perTask {
 				failed = true
 				// hold/uhold/release report a failed argument a second time, as slurm_perror
 				// of the last error (scontrol.c after scontrol_hold).
@@ -71,20 +71,48 @@ func (c *cli) jobAction(argv []string, action uint16, perrorPrefix string) {
 	}
 }
 
-func (c *cli) cmdHold(argv []string) { c.jobAction(argv, wire.JobActionHold, "slurm_suspend error") }
+func (c *cli) cmdHold(argv []string) { c.jobAction(argv, wire.JobActionHold, "slurm_suspend error", 0) }
 func (c *cli) cmdUHold(argv []string) {
-	c.jobAction(argv, wire.JobActionUserHold, "slurm_suspend error")
+	c.jobAction(argv, wire.JobActionUserHold, "slurm_suspend error", 0)
 }
 func (c *cli) cmdRelease(argv []string) {
-	c.jobAction(argv, wire.JobActionRelease, "slurm_suspend error")
+	c.jobAction(argv, wire.JobActionRelease, "slurm_suspend error", 0)
 }
-func (c *cli) cmdRequeue(argv []string) { c.jobAction(argv, wire.JobActionRequeue, "") }
-func (c *cli) cmdRequeueHold(argv []string) {
-	c.jobAction(argv, wire.JobActionRequeueHold, "")
+func (c *cli) cmdRequeue(argv []string)     { c.requeue(argv, wire.JobActionRequeue) }
+func (c *cli) cmdRequeueHold(argv []string) { c.requeue(argv, wire.JobActionRequeueHold) }
+
+// requeue is `requeue` and `requeuehold` [Incomplete] [State=SpecialExit] JOB...: the leading
+// arguments that are options (Slurm's parse_requeue_flags; any prefix of Incomplete, the
+// empty one too) are read as such, the rest are jobs; options alone requeue nothing.
+func (c *cli) requeue(argv []string, action uint16) {
+	if len(argv) < 2 {
+		c.jobAction(argv, action, "", 0) // "too few arguments"
+		return
+	}
+	var flags uint32
+	i := 1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if len(a) <= len("incomplete") && strings.EqualFold(a, "incomplete"[:len(a)]) {
+			flags |= wire.RequeueIncomplete
+			continue
+		}
+		if len(a) < 6 || !strings.EqualFold(a[:6], "state=") {
+			break
+		}
+		if v := strings.ToLower(a[6:]); !strings.HasPrefix(v, "specialexit") && !strings.HasPrefix(v, "se") {
+			break
+		}
+		flags |= wire.RequeueSpecialExit
+	}
+	if i == len(argv) {
+		return
+	}
+	c.jobAction(append([]string{argv[0]}, argv[i:]...), action, "", flags)
 }
 
-func (c *cli) cmdSuspend(argv []string) { c.jobAction(argv, wire.JobActionSuspend, "") }
-func (c *cli) cmdResume(argv []string)  { c.jobAction(argv, wire.JobActionResume, "") }
+func (c *cli) cmdSuspend(argv []string) { c.jobAction(argv, wire.JobActionSuspend, "", 0) }
+func (c *cli) cmdResume(argv []string)  { c.jobAction(argv, wire.JobActionResume, "", 0) }
 
 // cmdTop is scontrol top JOB_LIST (Slurm's scontrol_top_job): the list goes to the
 // controller as given (after a JobId= or Job= prefix), and a failure names it whole.

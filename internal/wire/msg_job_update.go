@@ -27,6 +27,8 @@ type UpdateJobRequest struct {
 	// MailType (jobspec.Mail* bits) and MailUser ("" for the job's user at MailDomain).
 	MailType *uint16 `codec:"mail_type,omitempty"`
 	MailUser *string `codec:"mail_user,omitempty"`
+	// RequeueFlags are scontrol requeue's and requeuehold's leading options (Requeue*).
+	RequeueFlags uint32 `codec:"requeue_flags,omitempty"`
 	// JobIDStr is scontrol top's list as given ("12,13_2,14_*"), which the controller
 	// reads whole: the order of its jobs is the order of their new priorities.
 	JobIDStr string `codec:"job_id_str,omitempty"`
@@ -34,6 +36,14 @@ type UpdateJobRequest struct {
 	Nice     int32  `codec:"nice"`
 	NiceSet  bool   `codec:"nice_set"`
 }
+
+// RequeueFlags: Incomplete requeues only jobs that are running or suspended (others are
+// left alone, without an error); SpecialExit requeues held in the SPECIAL_EXIT state
+// (State=SpecialExit).
+const (
+	RequeueIncomplete  uint32 = 1
+	RequeueSpecialExit uint32 = 2
+)
 
 // Actions of UpdateJobRequest.
 const (

@@ -41,7 +41,7 @@ func (c *Controller) requeueChange(j *jobRecord, hold, priv bool, now int64) (ch
 	case !c.requeueAllowed(j):
 		return nil, terminated{}, errnoDisabled
 	}
-	ch := requeueJob{jobID: j.JobID, now: now, hold: hold, admin: hold && priv}
+	ch := requeueJob{jobID: j.JobID, now: now, hold: hold}
 	var end terminated
 	if s.IsRunning() || s.IsSuspended() {
 		end = terminated{jobID: j.JobID, nodes: append([]string(nil), j.Nodes...)}
@@ -52,10 +52,13 @@ func (c *Controller) requeueChange(j *jobRecord, hold, priv bool, now int64) (ch
 
 // requeueJob puts a job back to PENDING with one more restart.
 type requeueJob struct {
-	jobID       uint32
-	now         int64
-	completing  bool // the old incarnation still runs on its nodes: keep them until it ends
-	hold, admin bool // requeuehold
+	jobID      uint32
+	now        int64
+	completing bool // the old incarnation still runs on its nodes: keep them until it ends
+	hold       bool // requeuehold: held as by the user (Slurm's WAIT_HELD_USER)
+	// desc is the state description scontrol's requeue gives ("job requeued in held
+	// state"), shown in place of the reason while the job is held.
+	desc string
 	// RequeueExit and RequeueExitHold (job_requeue_exit.go): the exit status the batch
 	// script ended with, and, when held, the SPECIAL_EXIT state.
 	exitCode    uint32
@@ -91,10 +94,11 @@ func (ch requeueJob) plan(t *tables) (*effects, error) {
 	if ch.specialExit {
 		n.State |= uint32(states.JobSpecialExit)
 	}
-	if ch.hold {
-		n.Priority, n.AdminHold = 0, ch.admin
+	if ch.hold || ch.specialExit {
+		n.Priority, n.AdminHold = 0, false
 		n.Reason = uint32(heldReason(n))
 	}
+	n.StateDesc = ch.desc
 	return &effects{jobs: []*jobRecord{n}}, nil
 }
 

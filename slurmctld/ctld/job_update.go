@@ -153,10 +153,25 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 	}
 	for _, j := range recs {
 		if r.Action == wire.JobActionRequeue || r.Action == wire.JobActionRequeueHold {
-			ch, end, errno := c.requeueChange(j, r.Action == wire.JobActionRequeueHold, priv, now)
+			if s := j.state(); r.RequeueFlags&wire.RequeueIncomplete != 0 && (!s.IsRunning() && !s.IsSuspended() || s.IsCompleting()) {
+				continue // requeue Incomplete: only what still runs, the rest is no error
+			}
+			hold := r.Action == wire.JobActionRequeueHold
+			ch, end, errno := c.requeueChange(j, hold, priv, now)
 			if errno != 0 {
 				firstErr = cmpOr(firstErr, errno)
 				continue
+			}
+			if rq, ok := ch.(requeueJob); ok {
+				// As Slurm's _job_requeue_op: State=SpecialExit holds it in that state.
+				rq.specialExit = r.RequeueFlags&wire.RequeueSpecialExit != 0
+				switch {
+				case hold:
+					rq.desc = "job requeued in held state"
+				case rq.specialExit:
+					rq.desc = "job requeued in special exit state"
+				}
+				ch = rq
 			}
 			chs = append(chs, ch)
 			if end.jobID != 0 {
