@@ -48,27 +48,16 @@ func (e *stepEnv) bindEnv(put func(k, v string), drop map[string]bool) {
 		// --ntasks-per-core (65535 for --hint=multithread), as Slurm's setup_env exports it.
 		put("SLURM_NTASKS_PER_CORE", strconv.FormatUint(uint64(s.NTasksPerCore), 10))
 	}
-	if b := e.cpuBind; b != nil {
-		// An explicit --cpu-bind replaces what --hint or --threads-per-core would bind;
-		// one that sets nothing (quiet) leaves the inherited variables alone, as Slurm.
-		if b.Set() {
-			for _, n := range []string{"SLURM_CPU_BIND", "SLURM_CPU_BIND_LIST", "SLURM_CPU_BIND_TYPE", "SLURM_CPU_BIND_VERBOSE"} {
-				drop[n] = true
-			}
-			bind, list, typ, verbose := b.Env()
-			put("SLURM_CPU_BIND", bind)
-			put("SLURM_CPU_BIND_LIST", list)
-			put("SLURM_CPU_BIND_TYPE", typ)
-			put("SLURM_CPU_BIND_VERBOSE", verbose)
-		}
-	} else if t := cpuBindType(s, hasVar(e.base, "SLURM_THREADS_PER_CORE")); t != "" {
+	// A --cpu-bind that sets nothing (quiet) leaves the inherited variables alone, as Slurm.
+	if b, _ := stepCPUBind(e.cpuBind, s, hasVar(e.base, "SLURM_THREADS_PER_CORE")); b != nil && b.Set() {
 		for _, n := range []string{"SLURM_CPU_BIND", "SLURM_CPU_BIND_LIST", "SLURM_CPU_BIND_TYPE", "SLURM_CPU_BIND_VERBOSE"} {
 			drop[n] = true
 		}
-		put("SLURM_CPU_BIND", "quiet,"+t)
-		put("SLURM_CPU_BIND_LIST", "")
-		put("SLURM_CPU_BIND_TYPE", t)
-		put("SLURM_CPU_BIND_VERBOSE", "quiet")
+		bind, list, typ, verbose := b.Env()
+		put("SLURM_CPU_BIND", bind)
+		put("SLURM_CPU_BIND_LIST", list)
+		put("SLURM_CPU_BIND_TYPE", typ)
+		put("SLURM_CPU_BIND_VERBOSE", verbose)
 	}
 	if s.MemBind != "" {
 		for _, n := range []string{"SLURM_MEM_BIND", "SLURM_MEM_BIND_LIST", "SLURM_MEM_BIND_PREFER",
@@ -112,6 +101,35 @@ func (e *stepEnv) distribution() string {
 	default:
 		return "block"
 	}
+}
+
+// stepCPUBind is the binding the step gets: --cpu-bind (b) as given, or the one --hint,
+// --threads-per-core or --ntasks-per-core stand for (cpuBindType), into which a --cpu-bind
+// that only says verbose merges, as Slurm's srun does: keeping "verbose" as its bind list
+// (which Slurm's SLURM_CPU_BIND then repeats) unless a --hint set the binding. oneThread is
+// --hint=nomultithread's one thread per core, which the -v launch line names. nil: none.
+func stepCPUBind(b *compatopts.CPUBind, s *jobspec.SiteOptions, tpcEnv bool) (_ *compatopts.CPUBind, oneThread bool) {
+	if b != nil && (b.To != "" || b.Type != "" || !b.Verbose) {
+		return b, false // an explicit binding, or quiet
+	}
+	t := cpuBindType(s, tpcEnv)
+	if t == "" {
+		return b, false
+	}
+	byHint := !tpcEnv && s.Hint != ""
+	if byHint {
+		for _, tok := range strings.Split(s.Hint, ",") {
+			oneThread = oneThread || strings.EqualFold(tok, "nomultithread")
+		}
+	}
+	merged := &compatopts.CPUBind{To: t}
+	if b != nil {
+		merged.Verbose = true
+		if !byHint {
+			merged.List = b.List
+		}
+	}
+	return merged, oneThread
 }
 
 // cpuBindType is the binding srun asks for without --cpu-bind ("" for none). A

@@ -38,6 +38,9 @@ type stepEnv struct {
 	cpuBind *compatopts.CPUBind
 	// preserve is -E: the task counts srun's environment has stay (Slurm's setup_env).
 	preserve bool
+	// logLevel is srun's log level as SRUN_DEBUG tells the tasks: info (3), one more per
+	// -v, error (2) with -Q.
+	logLevel int
 	// stored is srun's --ntasks-per-socket and --container (compat/jobspec StoredOptions);
 	// overcommit its -O (or the job's SLURM_OVERCOMMIT).
 	stored     jobspec.StoredOptions
@@ -181,7 +184,7 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	put("SLURM_SRUN_COMM_PORT", strconv.Itoa(e.commPort))
 	put("SLURM_STEP_LAUNCHER_PORT", strconv.Itoa(e.commPort))
 	put("SLURM_LAUNCH_NODE_IPADDR", e.commHost)
-	put("SRUN_DEBUG", "3")
+	put("SRUN_DEBUG", strconv.Itoa(e.logLevel))
 	// The node.
 	put("SLURM_NODEID", strconv.Itoa(i))
 	put("SLURM_CPUS_ON_NODE", u32(s.CPUsOnNode[i]))

@@ -569,12 +569,17 @@ func (s *session) runStep(ctx context.Context, stdin io.Reader) int {
 	}
 	if o.spec != nil {
 		env.site, env.cpuBind, env.preserve = o.spec.Site, o.cpuBind, o.spec.PreserveEnv
+		env.logLevel = 3 + o.spec.Verbose
+		if o.spec.Quiet {
+			env.logLevel = 2
+		}
 		env.stored, env.overcommit, env.mpi = o.spec.Stored, o.spec.Overcommit, o.mpi
 		if pty != nil {
 			env.pty, env.ptyRows, env.ptyCols = true, pty.rows, pty.cols
 		}
 	} else {
 		env.site, env.stored = jobspec.NewSiteOptions(), jobspec.NewStoredOptions()
+		env.logLevel = 3
 	}
 
 	plan, err := newIOPlan(o, step, s.stdout, s.stderr)

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
+	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
@@ -87,7 +89,18 @@ func (s *session) printLaunches(step *wire.StepCreateReply, launches []*wire.Lau
 	if !s.verbose() {
 		return
 	}
-	s.verbosef("launch/slurm: launch_p_step_launch: CpuBindType=%s", cpuBindTypeText(s.opts.cpuBind))
+	var site *jobspec.SiteOptions
+	if s.opts.spec != nil {
+		site = &s.opts.spec.Site
+	}
+	text := cpuBindTypeText(s.opts.cpuBind)
+	if site != nil {
+		b, oneThread := stepCPUBind(s.opts.cpuBind, site, hasVar(os.Environ(), "SLURM_THREADS_PER_CORE")) // bind.go
+		if text = cpuBindTypeText(b); oneThread {
+			text += ",one_thread"
+		}
+	}
+	s.verbosef("launch/slurm: launch_p_step_launch: CpuBindType=%s", text)
 	for i, node := range step.Nodes {
 		s.verbosef("launching StepId=%d.%d on host %s, %d tasks: %s", step.JobID, step.StepID, node,
 			len(launches[i].Ranks), taskList(launches[i].Ranks))

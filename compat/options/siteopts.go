@@ -184,7 +184,10 @@ func (a *applier) verifyHint() error {
 		// node-shape requests with it, --sockets-per-node and --cores-per-socket included.
 		s.NTasksPerCore = jobspec.NoVal
 		s.SocketsPerNode, s.CoresPerSocket, s.ThreadsPerCore = jobspec.NoVal, jobspec.NoVal, jobspec.NoVal
-		a.js.CPUBind, a.js.CPUBindSet = "", false
+		// The binding goes, but a verbose flag stays with the hint's binding.
+		if b, _, _ := VerifyCPUBind(a.js.CPUBind, ""); !b.Verbose {
+			a.js.CPUBind, a.js.CPUBindSet = "", false
+		}
 		for _, id := range []string{"ntasks-per-core", "threads-per-core", "extra-node-info", "cpu-bind", "cpu_bind"} {
 			a.js.Undefine(id)
 		}

@@ -445,6 +445,9 @@ func (s *Step) fork(t *task, st *stdio, cwd string, chdirErr error) {
 		t.pipes = nil
 		return
 	}
+	if t.LocalID == 0 && !s.spec.IsBatch() {
+		extra = s.tmpdirEnv(env, extra, st) // task_tmpdir.go; the batch step's is set at launch
+	}
 	p.Env, p.Extra = env, extra
 	pid, ch, err := forkRegistered(func() (int, error) { return taskexec.Start(p) })
 	if err != nil {
