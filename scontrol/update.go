@@ -59,8 +59,10 @@ func (c *cli) cmdUpdate(argv []string) {
 	switch {
 	case job:
 		c.updateJob(args)
-	case step, other && !resv:
-		c.errorf("this update is not supported by Orbit yet (only jobs, reservations, nodes and partitions)")
+	case step:
+		c.updateStep(args) // update_step.go
+	case other && !resv:
+		c.errorf("this update is not supported by Orbit yet (only jobs, steps, reservations, nodes and partitions)")
 		c.exitCode = 1
 	case resv:
 		c.updateResv(args) // resv_commands.go

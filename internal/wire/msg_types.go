@@ -62,6 +62,8 @@ const (
 	MsgLaunchTasksMany   MsgType = 410 // srun → slurmd: LaunchTasksMany (one launch for every node a slurmd hosts)
 	MsgLaunchTasksReply  MsgType = 411 // LaunchTasksManyReply: one result per node
 	MsgFileBcast         MsgType = 412 // srun --bcast → slurmd: FileBcast (REQUEST_FILE_BCAST)
+	MsgUpdateStep        MsgType = 413 // scontrol update StepId= → slurmctld: UpdateStepRequest (msg_step_update.go), MsgOK
+	MsgStepTimeLimit     MsgType = 414 // slurmctld → slurmd: StepTimeLimit, a live step's new time limit
 
 	// Controller administration, scontrol → slurmctld (msg_admin.go): 500–599.
 	MsgBuildInfo      MsgType = 500 // scontrol show config: BuildInfoRequest

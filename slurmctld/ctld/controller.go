@@ -273,6 +273,7 @@ func (c *Controller) register() {
 	c.srv.HandleRPC(wire.MsgNodeInfo, c.handleNodeInfo)
 	c.srv.HandleRPC(wire.MsgBatchJobComplete, c.handleBatchJobComplete)
 	c.srv.HandleRPC(wire.MsgUpdateJob, c.handleUpdateJob)             // job_update.go
+	c.srv.HandleRPC(wire.MsgUpdateStep, c.handleUpdateStep)           // step_update.go
 	c.srv.HandleRPC(wire.MsgUpdateNode, c.handleUpdateNode)           // node_update.go
 	c.srv.HandleRPC(wire.MsgUpdatePartition, c.handleUpdatePartition) // partition_update.go
 	c.srv.HandleRPC(wire.MsgCreatePartition, c.handleCreatePartition) // partition_create.go

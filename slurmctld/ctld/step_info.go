@@ -60,6 +60,16 @@ func (s *stepTable) describe(job, step uint32, m stepMeta) {
 	s.meta[job][step] = m
 }
 
+// setTimeLimit changes a live step's own time limit (minutes; Infinite: none).
+func (s *stepTable) setTimeLimit(job, step, minutes uint32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.meta[job][step]; ok {
+		m.timeLimit = minutes
+		s.meta[job][step] = m
+	}
+}
+
 // liveStep is one live step as listed by steps.
 type liveStep struct {
 	id    uint32

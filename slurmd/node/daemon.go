@@ -131,6 +131,7 @@ func Start(opts Options) (*Daemon, error) {
 	d.srv.HandleRPC(wire.MsgPing, d.fromController(d.handlePing))
 	d.srv.HandleRPC(wire.MsgLaunchBatchJob, d.fromController(d.handleLaunchBatch))
 	d.srv.HandleRPC(wire.MsgSignalJob, d.fromController(d.handleSignal))
+	d.srv.HandleRPC(wire.MsgStepTimeLimit, d.fromController(d.handleStepTimeLimit)) // step_time_limit.go
 	d.srv.HandleRPC(wire.MsgTerminateJob, d.fromController(d.handleTerminate))
 	d.srv.HandleRPC(wire.MsgForward, d.fromController(d.forwarder())) // forward.go
 	d.srv.HandleRPC(wire.MsgHealthCheck, d.fromController(d.handleHealthCheck))

@@ -71,6 +71,9 @@ func (d *Daemon) serveForwarded(ctx context.Context, node string, req *wire.Requ
 	case *wire.HealthCheck:
 		m.NodeName = node
 		return d.handleHealthCheck(ctx, req)
+	case *wire.StepTimeLimit:
+		m.NodeName = node
+		return d.handleStepTimeLimit(ctx, req) // step_time_limit.go
 	}
 	return nil, wire.NewError(wire.ErrnoUnexpectedMsg)
 }

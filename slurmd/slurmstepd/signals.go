@@ -12,7 +12,7 @@ import (
 // and SIGHUP, which must not stop it (a terminal, a dying slurmd). A batch stepd ignores
 // SigAbort, which only srun steps are sent.
 var stepdSignals = []os.Signal{stepdlaunch.SigCancel, stepdlaunch.SigTimeout, stepdlaunch.SigRequeue,
-	stepdlaunch.SigPreempt, stepdlaunch.SigAbort, syscall.SIGINT, syscall.SIGHUP}
+	stepdlaunch.SigPreempt, stepdlaunch.SigAbort, stepdlaunch.SigTimeLimit, syscall.SIGINT, syscall.SIGHUP}
 
 // caught is the channel a spare stepd registered stepdSignals on while it waited. Catching a
 // signal costs the runtime a round trip to its signal thread per signal, a few hundred

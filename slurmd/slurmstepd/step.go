@@ -113,18 +113,18 @@ func runStep(path string) int {
 		return 1
 	}
 	log.Info("step started", "job", l.Msg.JobID, "step", l.Msg.StepID, "node", l.NodeName, "nodes", len(live))
-	if lim := l.Msg.StepTimeLimit; lim > 0 && lim != noVal && lim != wireInfinite {
-		// srun --time in an allocation: the step's own limit, from its start here. Slurm's
-		// controller checks it (every 30 s, so its steps end up to half a minute late, and
-		// scontrol can change it); here it ends the step at the limit itself.
-		limit := time.AfterFunc(time.Duration(lim)*time.Minute, func() {
-			log.Info("step time limit reached", "job", l.Msg.JobID, "step", l.Msg.StepID, "minutes", lim)
-			for _, r := range live {
-				r.timeOut()
-			}
-		})
-		defer limit.Stop()
-	}
+	// srun --time in an allocation: the step's own limit, from its start here. Slurm's
+	// controller checks it every 30 s, so its steps end up to half a minute late; here the
+	// stepd ends the step at the limit itself, and scontrol update StepId= gives it a new
+	// one through slurmd (SigTimeLimit).
+	limit := newStepLimit(time.Now(), func(minutes uint32) {
+		log.Info("step time limit reached", "job", l.Msg.JobID, "step", l.Msg.StepID, "minutes", minutes)
+		for _, r := range live {
+			r.timeOut()
+		}
+	})
+	limit.set(l.Msg.StepTimeLimit)
+	defer limit.stop()
 	// Each node's share ends on its own: its connection to srun closes and its state file
 	// goes as soon as its tasks are done, as a stepd of its own would.
 	ended := make(chan *nodeRun, len(live))
@@ -153,6 +153,11 @@ func runStep(path string) int {
 				log.Info("killing step", "job", l.Msg.JobID, "step", l.Msg.StepID, "nodes", len(live), "signal", s)
 				for _, r := range live {
 					r.cancel(cancelReason(s), s == stepdlaunch.SigAbort)
+				}
+			case stepdlaunch.SigTimeLimit:
+				if minutes, ok := readStepLimit(live); ok { // step_limit.go
+					log.Info("step time limit changed", "job", l.Msg.JobID, "step", l.Msg.StepID, "minutes", minutes)
+					limit.set(minutes)
 				}
 			}
 			// SIGINT, SIGHUP: slurmstepd is not stopped by a terminal or a dying slurmd.
@@ -275,7 +280,8 @@ func (r *nodeRun) finish(log *slog.Logger) {
 	removeCgroup(r.cg, log)
 	r.dbg.done()
 	r.io.Close()
-	stepd.RemoveState(r.step.StatePath()) // and the job's directory, once empty
+	os.Remove(stepdlaunch.TimeLimitPath(r.step.StatePath())) // a limit not yet read
+	stepd.RemoveState(r.step.StatePath())                    // and the job's directory, once empty
 	log.Debug("step ended", "job", r.l.Msg.JobID, "step", r.l.Msg.StepID, "node", r.l.NodeName,
 		"exit", stepd.StepExit(exits).String())
 }

@@ -39,7 +39,14 @@ const (
 	// SigPreempt is SigCancel for a job preempted (cancelled or requeued): "DUE TO
 	// PREEMPTION" (SIGRTMIN+7).
 	SigPreempt = syscall.Signal(41)
+	// SigTimeLimit tells a step's stepd that its time limit changed (scontrol update
+	// StepId=): the new limit is in the file TimeLimitPath names (SIGRTMIN+8).
+	SigTimeLimit = syscall.Signal(42)
 )
+
+// TimeLimitPath is the file slurmd leaves a step's new time limit in (minutes, decimal) for
+// its stepd, beside the step's state file.
+func TimeLimitPath(statePath string) string { return statePath + ".limit" }
 
 // FileName is the launch file's name in the job's spool directory (<spool>/job%05u).
 const FileName = "launch"
