@@ -8,6 +8,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -38,12 +39,12 @@ func (s *session) allocEnv(info *wire.JobAllocInfo, base []string) []string {
 	put("SLURM_JOB_NODELIST", info.NodeList)
 	put("SLURM_JOB_NUM_NODES", strconv.Itoa(nodes))
 	put("SLURM_JOB_PARTITION", info.Partition)
-	put("SLURM_JOB_CPUS_PER_NODE", repeatCounts(info.CPUsPerNode))
+	put("SLURM_JOB_CPUS_PER_NODE", cmdclient.RepeatCounts(info.CPUsPerNode))
 	put("SLURM_NNODES", strconv.Itoa(nodes))
 	put("SLURM_NODELIST", info.NodeList)
 	// Slurm prints the alias list of cloud nodes; with none it is the literal "(null)".
 	put("SLURM_NODE_ALIASES", "(null)")
-	put("SLURM_TASKS_PER_NODE", repeatCounts(tasksPerNode(info.CPUsPerNode, cpt, ntasks)))
+	put("SLURM_TASKS_PER_NODE", cmdclient.RepeatCounts(tasksPerNode(info.CPUsPerNode, cpt, ntasks)))
 	if js.Account != "" {
 		put("SLURM_JOB_ACCOUNT", js.Account)
 	}
@@ -119,24 +120,6 @@ func tasksPerNode(cpus []uint32, cpt, ntasks uint32) []uint32 {
 		left--
 	}
 	return out
-}
-
-// repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
-func repeatCounts(v []uint32) string {
-	var parts []string
-	for i := 0; i < len(v); {
-		j := i
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		if j-i > 1 {
-			parts = append(parts, fmt.Sprintf("%d(x%d)", v[i], j-i))
-		} else {
-			parts = append(parts, strconv.FormatUint(uint64(v[i]), 10))
-		}
-		i = j
-	}
-	return strings.Join(parts, ",")
 }
 
 // layoutLine is the debug line (-vv) Slurm's salloc logs as it lays out the allocation's

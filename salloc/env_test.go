@@ -21,9 +21,6 @@ func TestTasksPerNode(t *testing.T) {
 			t.Errorf("tasksPerNode(%v, %d, %d) = %v, want %v", tc.cpus, tc.cpt, tc.ntasks, got, tc.want)
 		}
 	}
-	if got := repeatCounts([]uint32{2, 2, 2, 1}); got != "2(x3),1" {
-		t.Errorf("repeatCounts: %q", got)
-	}
 }
 
 func TestLookCommand(t *testing.T) {

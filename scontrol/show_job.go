@@ -407,6 +407,11 @@ func (c *cli) appendJob(r *record, j *wire.JobInfo, now time.Time) {
 	r.s("AccrueTime=")
 	r.s(c.timeStr(j.AccrueTime))
 	r.nl()
+	if j.ResizeTime != 0 {
+		r.s("ResizeTime=")
+		r.s(c.timeStr(j.ResizeTime))
+		r.nl()
+	}
 	endStr := c.timeStr(j.EndTime)
 	if j.TimeLimit == wire.Infinite && j.EndTime > now.Unix() {
 		endStr = "Unknown"

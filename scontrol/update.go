@@ -84,6 +84,7 @@ func (c *cli) updateJob(args []string) {
 		MinNodes: wire.NoVal, MaxNodes: wire.NoVal, Priority: wire.NoVal}
 	var ids string
 	count := 0
+	updateSize := false // NumNodes: a job script gets the resize files (job_resize.go)
 	for i := 0; i < len(args); i++ {
 		tag, val, hasVal := strings.Cut(args[i], "=")
 		if !hasVal {
@@ -150,6 +151,7 @@ func (c *cli) updateJob(args []string) {
 			}
 			req.MinNodes, req.MaxNodes = lo, hi
 			count++
+			updateSize = true
 		case abbrev(tag, "ReservationName", 3):
 			v := val
 			req.Reservation = &v
@@ -205,6 +207,10 @@ func (c *cli) updateJob(args []string) {
 		c.exitCode = 1
 		return
 	}
+	if updateSize && strings.Contains(ids, ",") {
+		c.exitCode = 1 // Slurm resizes one job at a time, and says nothing
+		return
+	}
 	for _, id := range strings.Split(ids, ",") {
 		n, rest := leadingUint(id)
 		r := req
@@ -220,7 +226,9 @@ func (c *cli) updateJob(args []string) {
 			}
 			continue
 		}
-		c.sendJobUpdate(&r, id)
+		if c.sendJobUpdate(&r, id) && updateSize {
+			c.writeResizeFiles(r.JobID) // job_resize.go
+		}
 	}
 }
 

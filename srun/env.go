@@ -8,6 +8,7 @@ import (
 
 	"github.com/orbit-hpc/orbit/compat/jobspec"
 	compatopts "github.com/orbit-hpc/orbit/compat/options"
+	"github.com/orbit-hpc/orbit/internal/cmdclient"
 	"github.com/orbit-hpc/orbit/internal/wire"
 )
 
@@ -51,24 +52,6 @@ type stepEnv struct {
 	ptyRows, ptyCols uint16
 }
 
-// repeatCounts is Slurm's compressed count list: "2(x3),1" for 2,2,2,1.
-func repeatCounts(v []uint32) string {
-	var parts []string
-	for i := 0; i < len(v); {
-		j := i
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		if j-i > 1 {
-			parts = append(parts, fmt.Sprintf("%d(x%d)", v[i], j-i))
-		} else {
-			parts = append(parts, strconv.FormatUint(uint64(v[i]), 10))
-		}
-		i = j
-	}
-	return strings.Join(parts, ",")
-}
-
 // nodeEnv is the environment of the tasks on the step's node i: srun's environment with
 // the step's SLURM_* variables (env_array_for_step and the launch's), and the node's own.
 // slurmd adds SLURMD_NODENAME and each task's SLURM_PROCID, SLURM_LOCALID and SLURM_TASK_PID.
@@ -108,7 +91,7 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	}
 	put("SLURM_JOB_PARTITION", s.Partition)
 	if !e.inAlloc {
-		put("SLURM_JOB_CPUS_PER_NODE", repeatCounts(s.JobCPUs))
+		put("SLURM_JOB_CPUS_PER_NODE", cmdclient.RepeatCounts(s.JobCPUs))
 	}
 	put("SLURM_JOB_UID", u32(e.uid))
 	put("SLURM_JOB_GID", u32(e.gid))
@@ -130,7 +113,7 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 		// only) het-job component under the old "PACK_GROUP" name, unless it is set
 		// (srun_job.c _set_env_vars with offset 0).
 		if !hasVar(e.base, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0") {
-			put("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", repeatCounts(s.JobCPUs))
+			put("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", cmdclient.RepeatCounts(s.JobCPUs))
 		}
 	}
 	if e.label {
@@ -171,7 +154,7 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	if !e.preserve {
 		put("SLURM_NTASKS", u32(s.NumTasks))
 		put("SLURM_NPROCS", u32(s.NumTasks))
-		put("SLURM_TASKS_PER_NODE", repeatCounts(s.Tasks))
+		put("SLURM_TASKS_PER_NODE", cmdclient.RepeatCounts(s.Tasks))
 		if e.tasksPerNode > 0 {
 			put("SLURM_NTASKS_PER_NODE", u32(e.tasksPerNode)) // srun's --ntasks-per-node, kept
 		}
@@ -179,7 +162,7 @@ func (e *stepEnv) nodeEnv(i int, ranks []uint32) []string {
 	put("SLURM_STEP_NODELIST", s.NodeList)
 	put("SLURM_STEP_NUM_NODES", strconv.Itoa(len(s.Nodes)))
 	put("SLURM_STEP_NUM_TASKS", u32(s.NumTasks))
-	put("SLURM_STEP_TASKS_PER_NODE", repeatCounts(s.Tasks))
+	put("SLURM_STEP_TASKS_PER_NODE", cmdclient.RepeatCounts(s.Tasks))
 	put("SLURM_SRUN_COMM_HOST", e.commHost)
 	put("SLURM_SRUN_COMM_PORT", strconv.Itoa(e.commPort))
 	put("SLURM_STEP_LAUNCHER_PORT", strconv.Itoa(e.commPort))

@@ -44,15 +44,6 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
-func TestRepeatCounts(t *testing.T) {
-	cases := map[string][]uint32{"2(x3),1": {2, 2, 2, 1}, "4": {4}, "1,2,1": {1, 2, 1}, "": nil}
-	for want, in := range cases {
-		if got := repeatCounts(in); got != want {
-			t.Errorf("repeatCounts(%v) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestParseArgs_TaskIO checks the per-task I/O and step-control options srun honours, and
 // -K's value handling as the reference's (srun: error: Invalid numeric value "abc" for
 // --kill-on-bad-exit., exit 1).

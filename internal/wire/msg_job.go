@@ -305,6 +305,8 @@ type JobInfo struct {
 	TresPerTask     string `codec:"tres_per_task"`
 	CpusPerTres     string `codec:"cpus_per_tres"`
 	MemPerTres      string `codec:"mem_per_tres"`
+	// ResizeTime is when scontrol update NumNodes= last shrank the job, 0 never.
+	ResizeTime int64 `codec:"resize_time,omitempty"`
 }
 
 // JobInfoReply answers MsgJobInfo.

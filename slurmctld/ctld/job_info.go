@@ -98,6 +98,7 @@ func (c *Controller) jobInfo(j *jobRecord) wire.JobInfo {
 		TimeLimit:     j.TimeLimit,
 		TimeMin:       d.TimeMin,
 		SubmitTime:    j.SubmitTime,
+		ResizeTime:    j.ResizeTime,
 		EligibleTime:  j.EligibleTime,
 		StartTime:     j.StartTime,
 		EndTime:       j.EndTime,

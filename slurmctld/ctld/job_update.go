@@ -3,6 +3,7 @@ package ctld
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -193,6 +194,11 @@ func (c *Controller) handleUpdateJob(ctx context.Context, req *wire.Request) (an
 				n.Reason = uint32(states.WaitNoReason)
 			}
 			chs = append(chs, replaceJob{rec: n})
+			if len(n.Nodes) < len(j.Nodes) {
+				// Shrunk (job_resize.go): the job ends on the nodes it gave back.
+				gone := slices.DeleteFunc(slices.Clone(j.Nodes), func(x string) bool { return slices.Contains(n.Nodes, x) })
+				ends = append(ends, terminated{jobID: j.JobID, nodes: gone})
+			}
 			continue
 		}
 		errno, kept := c.updateOne(n, r.Action, priv, &prio, now)

@@ -55,7 +55,9 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 		return errnoJobFinished
 	}
 	samePart := r.Partition != nil && *r.Partition == n.Partition // a no-op Slurm allows at any time
-	pendingOnly := r.Partition != nil && !samePart || r.MinNodes != wire.NoVal || r.BeginTime != 0 || r.Dependency != nil
+	// NumNodes of a running job shrinks it (job_resize.go); of a pending one, sets its request.
+	resize := r.MinNodes != wire.NoVal && (s.IsRunning() || s.IsSuspended()) && !s.IsCompleting()
+	pendingOnly := r.Partition != nil && !samePart || r.MinNodes != wire.NoVal && !resize || r.BeginTime != 0 || r.Dependency != nil
 	if pendingOnly && !s.IsPending() {
 		return errnoJobNotPending
 	}
@@ -110,7 +112,11 @@ func (c *Controller) setFields(n *jobRecord, r *wire.UpdateJobRequest, priv bool
 		n.editDesc(func(d *wire.JobDesc) { d.Partition = p.conf.Name })
 		c.applyMemLimits(n, p) // the new partition's memory default and limit (job_memory.go)
 	}
-	if r.MinNodes != wire.NoVal {
+	if resize {
+		if errno := shrinkJob(n, r.MinNodes, now); errno != 0 {
+			return errno
+		}
+	} else if r.MinNodes != wire.NoVal {
 		p := c.t.parts[n.Partition]
 		if r.MinNodes == 0 || (r.MaxNodes != wire.NoVal && r.MaxNodes != 0 && r.MaxNodes < r.MinNodes) {
 			return errnoInvalidNodeCount

@@ -107,6 +107,8 @@ type jobRecord struct {
 	// BatchNode is, for a job with sbatch --batch, the node of its allocation that runs the
 	// batch script (pickBatchNode, when it starts); "" is its first node.
 	BatchNode string `codec:"batch_node,omitempty"`
+	// ResizeTime is when scontrol update NumNodes= last shrank the running job (job_resize.go).
+	ResizeTime int64 `codec:"resize_time,omitempty"`
 }
 
 func (j *jobRecord) state() states.JobState { return states.JobState(j.State) }

@@ -106,7 +106,7 @@ func (d *Daemon) handleTerminate(_ context.Context, req *wire.Request) (any, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.markKilled(m.JobID, m.Restarts, m.TimedOut, time.Now())
+	d.markKilled(m.NodeName, m.JobID, m.Restarts, m.TimedOut, time.Now())
 	if d.starting[m.JobID] {
 		// Its slurmstepd is starting: the launch handler ends the step once it runs, and the
 		// step then reports its end as usual.

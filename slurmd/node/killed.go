@@ -9,6 +9,13 @@ import "time"
 // the job's slurmstepd is being started is applied as soon as it runs. A requeued job is a
 // new incarnation with a higher restart count, and its launch is not refused.
 
+// killedKey is a job on one hosted node: a job shrunk off some nodes (scontrol update
+// NumNodes=) still runs on the others this slurmd may host.
+type killedKey struct {
+	job  uint32
+	node string
+}
+
 // killedJob is a job the controller ended while it had no live step here.
 type killedJob struct {
 	at       time.Time
@@ -22,19 +29,19 @@ const killedMemory = 5 * time.Minute
 
 // markKilled records job as killed (under d.mu), forgetting entries older than killedMemory
 // so the table stays small.
-func (d *Daemon) markKilled(job, restarts uint32, timedOut bool, now time.Time) {
+func (d *Daemon) markKilled(node string, job, restarts uint32, timedOut bool, now time.Time) {
 	for id, k := range d.killed {
 		if now.Sub(k.at) > killedMemory {
 			delete(d.killed, id)
 		}
 	}
-	d.killed[job] = killedJob{at: now, timedOut: timedOut, restarts: restarts}
+	d.killed[killedKey{job, node}] = killedJob{at: now, timedOut: timedOut, restarts: restarts}
 }
 
-// wasKilled reports whether incarnation restarts of job was terminated before it ran here
-// (under d.mu).
-func (d *Daemon) wasKilled(job, restarts uint32, now time.Time) (killedJob, bool) {
-	k, ok := d.killed[job]
+// wasKilled reports whether incarnation restarts of job was terminated on node before it
+// ran there (under d.mu).
+func (d *Daemon) wasKilled(node string, job, restarts uint32, now time.Time) (killedJob, bool) {
+	k, ok := d.killed[killedKey{job, node}]
 	if !ok || now.Sub(k.at) > killedMemory || restarts > k.restarts {
 		return killedJob{}, false
 	}

@@ -56,12 +56,16 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		d.mu.Unlock()
 		return nil, nil
 	}
-	if _, killed := d.wasKilled(m.JobID, m.Restarts, time.Now()); killed {
+	if _, killed := d.wasKilled(m.NodeName, m.JobID, m.Restarts, time.Now()); killed {
 		d.mu.Unlock()
 		d.log.Info("launch refused: the job was terminated before it arrived", "job", m.JobID, "node", m.NodeName)
 		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 	}
-	delete(d.killed, m.JobID) // an earlier incarnation's record, if any: this one runs
+	for k := range d.killed { // an earlier incarnation's records, if any: this one runs
+		if k.job == m.JobID {
+			delete(d.killed, k)
+		}
+	}
 	d.starting[m.JobID] = true
 	d.mu.Unlock()
 	handedOff := false // a slow start is finished by awaitSlowStart, which then clears starting
@@ -114,7 +118,7 @@ func (d *Daemon) doneStarting(job uint32) {
 // reports its end as usual.
 func (d *Daemon) endIfKilled(m *wire.LaunchBatchJob) {
 	d.mu.Lock()
-	k, killed := d.wasKilled(m.JobID, m.Restarts, time.Now())
+	k, killed := d.wasKilled(m.NodeName, m.JobID, m.Restarts, time.Now())
 	d.mu.Unlock()
 	if killed {
 		d.terminate(m.NodeName, m.JobID, k.timedOut, false, false)

@@ -82,7 +82,7 @@ func (d *Daemon) handleLaunchTasks(ctx context.Context, req *wire.Request) (any,
 	d.mu.Lock()
 	// A step has no restart count: a job terminated here and not launched again since (a
 	// batch launch of a later incarnation clears the record) runs no steps.
-	_, killed := d.wasKilled(m.JobID, 0, time.Now())
+	_, killed := d.wasKilled(m.NodeName, m.JobID, 0, time.Now())
 	d.mu.Unlock()
 	if killed {
 		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")

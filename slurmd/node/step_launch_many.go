@@ -41,9 +41,7 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 		}
 		rep.Results[i].Errno, rep.Results[i].Text = we.Errno, we.Text
 	}
-	d.mu.Lock()
-	_, killed := d.wasKilled(c.JobID, 0, time.Now()) // as handleLaunchTasks
-	d.mu.Unlock()
+	now := time.Now()
 
 	var (
 		lc      auth.LaunchCred
@@ -92,6 +90,9 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 			fail(i, wire.Errorf(errnoInvalidCredential, "Invalid job credential"))
 			continue
 		}
+		d.mu.Lock()
+		_, killed := d.wasKilled(n.NodeName, c.JobID, 0, now) // as handleLaunchTasks
+		d.mu.Unlock()
 		if killed {
 			fail(i, wire.Errorf(errnoKillJobComplete, "Job already completed"))
 			continue
