@@ -25,15 +25,7 @@ func TestSrunStepTimeLimit(t *testing.T) {
 		"srun -t1 scontrol show step $SLURM_JOB_ID | grep -o 'StepId=[^ ]*\\|TimeLimit=[^ ]*'\n"+
 		"srun -t1 sleep 200\necho srun=$?\n")
 	id := submit(t, c, "-t5", "-o", "steplimit.out", "-e", "steplimit.err", script)
-	var st states.JobState
-	for deadline := time.Now().Add(150 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-		if j := c.Job(t, id); j != nil {
-			if st = states.JobState(j.State); st.IsFinished() {
-				break
-			}
-		}
-	}
-	if st.Base() != states.JobComplete {
+	if st := finalState(t, c, id); st.Base() != states.JobComplete {
 		t.Fatalf("job %s, want COMPLETED: the step's limit is not the job's", st)
 	}
 	out, _ := os.ReadFile(filepath.Join(c.WorkDir, "steplimit.out"))
@@ -82,15 +74,7 @@ func TestScontrolUpdateStepTimeLimit(t *testing.T) {
 			t.Errorf("update %s: exit %d, stderr %q, then %s; want %d, %q, %s", k.args, code, errOut, limit(), k.code, k.stderr, k.limit)
 		}
 	}
-	var st states.JobState
-	for deadline := time.Now().Add(150 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-		if j := c.Job(t, id); j != nil {
-			if st = states.JobState(j.State); st.IsFinished() {
-				break
-			}
-		}
-	}
-	if st.Base() != states.JobComplete {
+	if st := finalState(t, c, id); st.Base() != states.JobComplete {
 		t.Fatalf("job %s, want COMPLETED: the step's limit is not the job's", st)
 	}
 	if out, _ := os.ReadFile(filepath.Join(c.WorkDir, "stepupd.out")); string(out) != "srun=143\n" {
@@ -100,4 +84,19 @@ func TestScontrolUpdateStepTimeLimit(t *testing.T) {
 	if !regexp.MustCompile(`^slurmstepd-n1: error: \*\*\* STEP \d+\.0 ON n1 CANCELLED AT \S+ DUE TO TIME LIMIT \*\*\*\n`).Match(errOut) {
 		t.Errorf("error file %q, want the step's CANCELLED ... DUE TO TIME LIMIT line", errOut)
 	}
+}
+
+// finalState waits (a bounded while: step limits are minutes) for job id to finish and
+// returns its state then (or the last seen).
+func finalState(t *testing.T, c *cluster.Cluster, id uint32) states.JobState {
+	t.Helper()
+	var st states.JobState
+	for deadline := time.Now().Add(150 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		if j := c.Job(t, id); j != nil {
+			if st = states.JobState(j.State); st.IsFinished() {
+				break
+			}
+		}
+	}
+	return st
 }
