@@ -2,6 +2,7 @@ package ctld
 
 import (
 	"context"
+	"time"
 
 	"github.com/orbit-hpc/orbit/compat/hostlist"
 	"github.com/orbit-hpc/orbit/compat/states"
@@ -19,6 +20,18 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 	want := map[string]bool{}
 	for _, n := range r.NodeNames {
 		want[n] = true
+	}
+	hide := r.HideHidden && !c.privileged(id)
+	now := c.now()
+	if hide && !c.slurmUser(id.UID) {
+		// Partitions whose AllowGroups leave the user out are hidden too: look the user's
+		// groups up first, outside the lock (part_access_groups.go).
+		c.mu.RLock()
+		groups := c.t.partGroupNames()
+		c.mu.RUnlock()
+		if len(groups) > 0 {
+			c.groups.load(id.UID, groups, now)
+		}
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -77,10 +90,9 @@ func (c *Controller) handleNodeInfo(_ context.Context, req *wire.Request) (any, 
 			ni.CPULoad, ni.FreeMem = n.load.CPULoad, n.load.FreeMem
 		}
 	}
-	hide := r.HideHidden && !c.privileged(id)
 	for _, pn := range c.t.partOrder {
 		p := c.t.parts[pn]
-		if hide && p.conf.Hidden {
+		if hide && !c.partVisible(p, id.UID, now) {
 			continue
 		}
 		rep.Partitions = append(rep.Partitions, wire.PartitionInfo{
@@ -124,4 +136,18 @@ func plannedState(n *nodeEntry, planned bool) states.NodeState {
 		s |= states.NodePlanned
 	}
 	return s
+}
+
+// partVisible is Slurm's _part_is_visible for a user who is not an operator: a partition is
+// hidden when Hidden=YES or when its AllowGroups leave the user out (a user whose groups
+// are not known yet sees it). Called with c.mu held.
+func (c *Controller) partVisible(p *partEntry, uid uint32, now time.Time) bool {
+	if p.conf.Hidden {
+		return false
+	}
+	if p.conf.AllowGroups == "" || c.slurmUser(uid) {
+		return true
+	}
+	in, known := c.groups.inAny(uid, p.conf.AllowGroups, now)
+	return in || !known
 }

@@ -11,8 +11,9 @@ import (
 // TestPartitionUpdateAccess: scontrol update PartitionName= sets a partition's flags, limits
 // and access lists as the reference does (its show partition lines after the same updates),
 // they survive a controller restart, and they act: a Hidden partition is left out of sinfo
-// and scontrol show partition for users (not for root, nor with -a), and AllowGroups keeps
-// out the users not in them from the moment it is set.
+// and scontrol show partition for users (not for root, nor with -a), as is one whose
+// AllowGroups leave them out, and AllowGroups keeps out the users not in them from the
+// moment it is set.
 func TestPartitionUpdateAccess(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 2})
 	openToUsers(t, c)
@@ -68,7 +69,15 @@ func TestPartitionUpdateAccess(t *testing.T) {
 		errOut != "sbatch: error: Batch job submission failed: User's group not permitted to use this partition\n" {
 		t.Errorf("sbatch by a user outside AllowGroups: exit %d, %q", code, errOut)
 	}
-	run("update", "PartitionName=tp1", "AllowGroups=ALL", "Hidden=no")
+	// Not hidden, but AllowGroups leaves the user out: still not listed for the user.
+	run("update", "PartitionName=tp1", "Hidden=no")
+	if out, _, _ := runAs(t, c, u, dir, "sinfo", "-h", "-o", "%P"); out != "debug*\n" {
+		t.Errorf("a user's sinfo with a partition of AllowGroups=root: %q", out)
+	}
+	run("update", "PartitionName=tp1", "AllowGroups=ALL")
+	if out, _, _ := runAs(t, c, u, dir, "sinfo", "-h", "-o", "%P"); out != "debug*\ntp1\n" {
+		t.Errorf("a user's sinfo once AllowGroups=ALL: %q", out)
+	}
 	id := sbatchAs(t, c, u, dir, "-H", "-p", "tp1", "--wrap", "true")
 	c.Run(t, "scancel", strconv.Itoa(int(id)))
 }
