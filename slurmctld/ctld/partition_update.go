@@ -311,26 +311,6 @@ func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePart
 			rec.Default = "NO"
 		}
 	}
-	if r.Nodes != "" {
-		names := []string{}
-		if strings.EqualFold(r.Nodes, "ALL") {
-			names = append(names, c.t.nodeOrder...)
-		} else if exp, err := hostlist.Expand(r.Nodes); err != nil {
-			// Slurm keeps the nodes the partition had (none for a new one).
-			c.log.Info("update_part: invalid node list", "partition", r.Name, "nodes", r.Nodes)
-			return rec, others, true
-		} else {
-			for _, n := range exp {
-				if c.t.nodes[n] == nil {
-					c.log.Info("update_part: invalid node name in partition", "partition", r.Name, "node", n)
-					badNodes = true
-					continue
-				}
-				names = append(names, n)
-			}
-		}
-		rec.NodesSet, rec.Nodes = true, names
-	}
 	if len(r.Flags) > 0 {
 		flags := maps.Clone(rec.Flags) // rec shares the installed override's map
 		if flags == nil {
@@ -368,6 +348,26 @@ func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePart
 	}
 	if r.MaxMemPerCPU != nil || r.MaxMemPerNode != nil {
 		rec.MaxMemPerCPU, rec.MaxMemPerNode = r.MaxMemPerCPU, r.MaxMemPerNode
+	}
+	if r.Nodes != "" {
+		names := []string{}
+		if strings.EqualFold(r.Nodes, "ALL") {
+			names = append(names, c.t.nodeOrder...)
+		} else if exp, err := hostlist.Expand(r.Nodes); err != nil {
+			// Slurm keeps the nodes the partition had (none for a new one).
+			c.log.Info("update_part: invalid node list", "partition", r.Name, "nodes", r.Nodes)
+			return rec, others, true
+		} else {
+			for _, n := range exp {
+				if c.t.nodes[n] == nil {
+					c.log.Info("update_part: invalid node name in partition", "partition", r.Name, "node", n)
+					badNodes = true
+					continue
+				}
+				names = append(names, n)
+			}
+		}
+		rec.NodesSet, rec.Nodes = true, names
 	}
 	return rec, others, badNodes
 }
