@@ -164,13 +164,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
+	verboseOnly := false // a --cpu-bind=verbose that --threads-per-core adds its binding to
 	if o.spec != nil && o.spec.CPUBindSet {
 		if code := checkCPUBind(o, c.Conf.TaskPlugin, stdout, stderr); code >= 0 { // bind.go
 			return code
 		}
-	} else if o.spec != nil && cpuBindUnsupported(&o.spec.Site, hasVar(os.Environ(), "SLURM_THREADS_PER_CORE"), c.Conf.TaskPlugin) {
+		verboseOnly = o.cpuBind != nil && o.cpuBind.To == "" && o.cpuBind.Type == ""
+	}
+	if o.spec != nil && (!o.spec.CPUBindSet || verboseOnly) &&
+		cpuBindUnsupported(&o.spec.Site, hasVar(os.Environ(), "SLURM_THREADS_PER_CORE"), c.Conf.TaskPlugin) {
 		// Slurm's srun says so while it checks its options, before -Q takes effect (so
-		// even srun -Q prints it), and runs the step.
+		// even srun -Q prints it), and runs the step; after a --cpu-bind=verbose's own line
+		// it checks the binding --threads-per-core merges into it again, and says it twice.
 		fmt.Fprintln(stderr, "srun: cluster configuration lacks support for cpu binding")
 	}
 	if !o.spec.TestOnly { // -v: once the options are checked (cpu-bind and MPI above)

@@ -18,7 +18,7 @@ import (
 // given TMPDIR is made (0700) or, when it cannot be, replaced by /tmp with slurmstepd's
 // error lines; SRUN_DEBUG is srun's log level (3, one more per -v, 2 with -Q); a
 // --cpu-bind=verbose merges into what --threads-per-core or --hint bind, and -v's launch
-// line names that binding.
+// line names that binding (the cluster's TaskPlugin is task/none, as the reference's).
 func TestSrunTaskEnv(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 4, InProcess: true})
 	run := func(env []string, args ...string) (string, string) {
@@ -80,6 +80,14 @@ func TestSrunTaskEnv(t *testing.T) {
 		out, errOut := run(nil, a...)
 		if grepSorted(out, "CPU_BIND") != want[0] || !strings.Contains(errOut, "launch_p_step_launch: "+want[1]) {
 			t.Errorf("srun %s: %q\n%s", args, grepSorted(out, "CPU_BIND"), errOut)
+		}
+	}
+	// Under task/none the reference says twice that it cannot bind when --threads-per-core
+	// adds its binding to a --cpu-bind=verbose (it checks the binding again), else once.
+	for args, want := range map[string]int{"--threads-per-core=1 --cpu-bind=verbose": 2, "--cpu-bind=verbose": 1, "--threads-per-core=1": 1} {
+		_, errOut := run(nil, append(strings.Fields(args), "-n1", "true")...)
+		if n := strings.Count(errOut, "srun: cluster configuration lacks support for cpu binding\n"); n != want {
+			t.Errorf("srun %s: %d lines saying it cannot bind, want %d:\n%s", args, n, want, errOut)
 		}
 	}
 }
