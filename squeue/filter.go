@@ -17,7 +17,8 @@ func currentUID() int { return os.Getuid() }
 // the selections it can (-j, -t, -u, -p, -n, -w) so a large queue is not shipped whole.
 // selects still decides what is shown.
 func (p *params) request() *wire.JobInfoRequest {
-	req := &wire.JobInfoRequest{ShowAll: p.all, Steps: p.steps}
+	// Named jobs are shown whatever their partition, as Slurm's squeue adds SHOW_ALL for -j.
+	req := &wire.JobInfoRequest{ShowAll: p.all || len(p.jobs) > 0, Steps: p.steps}
 	if p.steps {
 		return req // steps are selected by their own rules (selectsStep)
 	}

@@ -150,7 +150,8 @@ type SubmitBatchJobReply struct {
 // controller's order (job id, array tasks in index order).
 type JobInfoRequest struct {
 	JobIDs []uint32 `codec:"job_ids"` // a job id also matches every task of an array with that id
-	// ShowAll includes jobs in hidden partitions (squeue -a); Orbit has none hidden yet.
+	// ShowAll includes jobs in hidden partitions (squeue -a, -j); without it only operators
+	// see them.
 	ShowAll bool `codec:"show_all"`
 	// Steps asks for the live steps of the jobs as well (squeue -s), in JobInfoReply.Steps.
 	Steps bool `codec:"steps"`

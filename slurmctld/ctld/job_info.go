@@ -18,15 +18,19 @@ import (
 // build what is not cached; sorting and encoding happen after it is released, so a query of
 // a large queue does not hold up submissions or the scheduler.
 func (c *Controller) handleJobInfo(_ context.Context, req *wire.Request) (any, error) {
-	if _, err := identity(req); err != nil {
+	id, err := identity(req)
+	if err != nil {
 		return nil, err
 	}
 	r := req.Body.(*wire.JobInfoRequest)
 	f := newJobFilter(r) // job_info_filter.go
+	// Without -a, users (not operators) do not see the jobs of hidden partitions.
+	f.hideHidden = !r.ShowAll && !c.privileged(id)
 	if r.Packed && !r.Steps {
 		return c.packedJobInfo(f, r.PackedRefs), nil // job_info_cache.go
 	}
 	c.mu.RLock()
+	f.noteHidden(c.t)
 	var recs []*jobRecord
 	for _, j := range c.t.jobs {
 		if f.keep(j) {

@@ -33,6 +33,7 @@ func (c *Controller) packedJobInfo(f *jobFilter, refs bool) *wire.JobInfoReply {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	now := c.now().Unix()
+	f.noteHidden(c.t)
 	recs := make([]*jobRecord, 0, min(len(c.t.jobs), 1024))
 	for _, j := range c.t.jobs {
 		if f.keep(j) {

@@ -19,6 +19,26 @@ type jobFilter struct {
 	parts      []string
 	names      []string
 	nodes      map[string]bool
+	// hideHidden leaves out the jobs of Hidden partitions (Slurm's _hide_job without
+	// SHOW_ALL, for a user who is not an operator); hidden names them (noteHidden).
+	hideHidden bool
+	hidden     map[string]bool
+}
+
+// noteHidden records the hidden partitions when f leaves their jobs out. Called with c.mu
+// held, before keep.
+func (f *jobFilter) noteHidden(t *tables) {
+	if !f.hideHidden {
+		return
+	}
+	for name, p := range t.parts {
+		if p.conf.Hidden {
+			if f.hidden == nil {
+				f.hidden = map[string]bool{}
+			}
+			f.hidden[name] = true
+		}
+	}
 }
 
 func newJobFilter(r *wire.JobInfoRequest) *jobFilter {
@@ -43,6 +63,9 @@ func newJobFilter(r *wire.JobInfoRequest) *jobFilter {
 
 // keep reports whether j passes every filter, in the order of squeue's own selection.
 func (f *jobFilter) keep(j *jobRecord) bool {
+	if f.hidden != nil && f.hidden[j.Partition] {
+		return false
+	}
 	if f.ids != nil && !f.ids[j.JobID] && !(j.ArrayJobID != 0 && f.ids[j.ArrayJobID]) {
 		return false // an array id names its tasks
 	}

@@ -11,9 +11,10 @@ import (
 // TestPartitionUpdateAccess: scontrol update PartitionName= sets a partition's flags, limits
 // and access lists as the reference does (its show partition lines after the same updates),
 // they survive a controller restart, and they act: a Hidden partition is left out of sinfo
-// and scontrol show partition for users (not for root, nor with -a), as is one whose
-// AllowGroups leave them out, and AllowGroups keeps out the users not in them from the
-// moment it is set.
+// and scontrol show partition for users (not for root, nor with -a), and its jobs out of
+// their squeue (but with -a or -j); a partition whose AllowGroups leave a user out is left
+// out for that user too, and AllowGroups keeps the user's jobs out from the moment it is
+// set.
 func TestPartitionUpdateAccess(t *testing.T) {
 	c := cluster.Start(t, cluster.Options{Nodes: 2, CPUsPerNode: 2})
 	openToUsers(t, c)
@@ -80,4 +81,25 @@ func TestPartitionUpdateAccess(t *testing.T) {
 	}
 	id := sbatchAs(t, c, u, dir, "-H", "-p", "tp1", "--wrap", "true")
 	c.Run(t, "scancel", strconv.Itoa(int(id)))
+
+	// A hidden partition's jobs: left out of a user's squeue, but with -a or -j.
+	run("create", "PartitionName=tp2", "Nodes=n2", "Hidden=yes")
+	hidden := submit(t, c, "-H", "-p", "tp2", "--wrap", "true")
+	job := strconv.Itoa(int(hidden))
+	for _, k := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-h", "-o", "%i"}, ""},
+		{[]string{"-a", "-h", "-o", "%i"}, job + "\n"},
+		{[]string{"-j", job, "-h", "-o", "%i"}, job + "\n"},
+	} {
+		if out, _, _ := runAs(t, c, u, dir, "squeue", k.args...); out != k.want {
+			t.Errorf("a user's squeue %q with a job in a hidden partition: %q, want %q", k.args, out, k.want)
+		}
+	}
+	if out, _, _ := c.Run(t, "squeue", "-h", "-o", "%i"); out != job+"\n" {
+		t.Errorf("root's squeue with a job in a hidden partition: %q", out)
+	}
+	c.Run(t, "scancel", job)
 }
