@@ -204,7 +204,9 @@ func (s *session) run(ctx context.Context) int {
 	defer stopSignals(sigs)
 	before := time.Now()
 	if s.js.Verbose > 1 {
-		// -vv: the authentication and hash plugins, loaded for the first request.
+		// -vv: the authentication and hash plugins, loaded for the first request. Slurm's
+		// salloc also logs its message thread and its port here; Orbit's salloc has neither
+		// (it asks the controller about its allocation), so it does not.
 		io.WriteString(s.stderr, cmdclient.PluginDebugLines("salloc", s.c.Conf.AuthType))
 	}
 	info, code := s.allocate(ctx, sigs)

@@ -134,21 +134,7 @@ func (c *cli) cmdTop(argv []string) {
 			list = list[len(p):]
 		}
 	}
-	var rep wire.UpdateJobReply
-	err := c.call(wire.MsgUpdateJob, &wire.UpdateJobRequest{Action: wire.JobActionTop, JobIDStr: list}, &rep)
-	text := ""
-	switch {
-	case err != nil:
-		text = err.Text
-	case rep.Errno != 0:
-		text = rep.Text
-	default:
-		return
-	}
-	c.exitCode = 1
-	if c.quiet != 1 {
-		c.eprintf("%s for job %s\n", text, list)
-	}
+	c.sendJobUpdate(&wire.UpdateJobRequest{Action: wire.JobActionTop, JobIDStr: list, ArrayTaskID: wire.NoVal}, list)
 }
 
 // jobNameArg reads the Name=NAME or JobName=NAME form of hold, uhold and release (after an

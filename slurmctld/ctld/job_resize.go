@@ -20,6 +20,8 @@ func shrinkJob(n *jobRecord, nodes uint32, now int64) int32 {
 		return errnoInvalidNodeCount
 	case int(nodes) == len(n.Nodes):
 		return 0
+	case len(n.CPUsPerNode) != len(n.Nodes):
+		return errnoInvalidNodeCount // a record without its CPU counts cannot be cut
 	}
 	batch := n.batchHost()
 	keep := make([]bool, len(n.Nodes))

@@ -254,7 +254,9 @@ func (c *Controller) handleUpdatePartition(ctx context.Context, req *wire.Reques
 // overrides of the partitions Default=YES takes the default from. badNodes says Nodes named
 // what is not a node: as Slurm's update_part, the update still applies, with the nodes that
 // are (or, for a list that does not parse, the partition's nodes as they were), and the
-// caller reports "Invalid node name specified" once it has. Called with c.mu held.
+// caller reports "Invalid node name specified" once it has. (Slurm then shows Nodes=(null)
+// for the partition while it holds those nodes; Orbit shows the nodes it holds.) Called
+// with c.mu held.
 func (c *Controller) partUpdate(p *partEntry, rec partRecord, r *wire.UpdatePartitionRequest) (_ partRecord, others []partRecord, badNodes bool) {
 	if r.State != "" {
 		rec.State = strings.ToUpper(r.State)

@@ -52,11 +52,11 @@ type Daemon struct {
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	mu       sync.Mutex
-	starting map[uint32]bool         // jobs whose slurmstepd is being started
-	killed   map[killedKey]killedJob // jobs ended on a node before their launch arrived (see killed.go)
-	dead     *deadNodes              // emulated nodes that do not answer (emulate.go)
-	health   healthChecks            // HealthCheckProgram runs under way (health_check.go)
-	regs     *regQueue               // registrations gathered into batches (register_batch.go)
+	starting map[uint32]bool                 // jobs whose slurmstepd is being started
+	killed   map[uint32]map[string]killedJob // jobs ended on a node before their launch arrived (see killed.go)
+	dead     *deadNodes                      // emulated nodes that do not answer (emulate.go)
+	health   healthChecks                    // HealthCheckProgram runs under way (health_check.go)
+	regs     *regQueue                       // registrations gathered into batches (register_batch.go)
 	// singleRegs: the controller takes no batches, register one node per call.
 	singleRegs atomic.Bool
 	// lastCtldMsg is when the controller last sent a request (Unix seconds, 0 = never):
@@ -73,7 +73,7 @@ func Start(opts Options) (*Daemon, error) {
 		return nil, errors.New("slurmd: no configuration")
 	}
 	d := &Daemon{opts: opts, cfg: cfg, log: opts.Logger, nodes: map[string]*hosted{},
-		start: time.Now(), starting: map[uint32]bool{}, killed: map[killedKey]killedJob{}}
+		start: time.Now(), starting: map[uint32]bool{}, killed: map[uint32]map[string]killedJob{}}
 	if d.log == nil {
 		d.log = slog.Default()
 	}

@@ -9,13 +9,6 @@ import "time"
 // the job's slurmstepd is being started is applied as soon as it runs. A requeued job is a
 // new incarnation with a higher restart count, and its launch is not refused.
 
-// killedKey is a job on one hosted node: a job shrunk off some nodes (scontrol update
-// NumNodes=) still runs on the others this slurmd may host.
-type killedKey struct {
-	job  uint32
-	node string
-}
-
 // killedJob is a job the controller ended while it had no live step here.
 type killedJob struct {
 	at       time.Time
@@ -29,19 +22,29 @@ const killedMemory = 5 * time.Minute
 
 // markKilled records job as killed (under d.mu), forgetting entries older than killedMemory
 // so the table stays small.
+// Jobs are kept per hosted node: a job shrunk off some nodes (scontrol update NumNodes=)
+// still runs on the others this slurmd may host.
 func (d *Daemon) markKilled(node string, job, restarts uint32, timedOut bool, now time.Time) {
-	for id, k := range d.killed {
-		if now.Sub(k.at) > killedMemory {
+	for id, nodes := range d.killed {
+		for n, k := range nodes {
+			if now.Sub(k.at) > killedMemory {
+				delete(nodes, n)
+			}
+		}
+		if len(nodes) == 0 {
 			delete(d.killed, id)
 		}
 	}
-	d.killed[killedKey{job, node}] = killedJob{at: now, timedOut: timedOut, restarts: restarts}
+	if d.killed[job] == nil {
+		d.killed[job] = map[string]killedJob{}
+	}
+	d.killed[job][node] = killedJob{at: now, timedOut: timedOut, restarts: restarts}
 }
 
 // wasKilled reports whether incarnation restarts of job was terminated on node before it
 // ran there (under d.mu).
 func (d *Daemon) wasKilled(node string, job, restarts uint32, now time.Time) (killedJob, bool) {
-	k, ok := d.killed[killedKey{job, node}]
+	k, ok := d.killed[job][node]
 	if !ok || now.Sub(k.at) > killedMemory || restarts > k.restarts {
 		return killedJob{}, false
 	}

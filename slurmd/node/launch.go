@@ -61,11 +61,7 @@ func (d *Daemon) handleLaunchBatch(ctx context.Context, req *wire.Request) (any,
 		d.log.Info("launch refused: the job was terminated before it arrived", "job", m.JobID, "node", m.NodeName)
 		return nil, wire.Errorf(errnoKillJobComplete, "Job already completed")
 	}
-	for k := range d.killed { // an earlier incarnation's records, if any: this one runs
-		if k.job == m.JobID {
-			delete(d.killed, k)
-		}
-	}
+	delete(d.killed, m.JobID) // an earlier incarnation's records, if any: this one runs
 	d.starting[m.JobID] = true
 	d.mu.Unlock()
 	handedOff := false // a slow start is finished by awaitSlowStart, which then clears starting

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"time"
 
@@ -42,6 +43,9 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 		rep.Results[i].Errno, rep.Results[i].Text = we.Errno, we.Text
 	}
 	now := time.Now()
+	d.mu.Lock()
+	killedOn := maps.Clone(d.killed[c.JobID]) // as handleLaunchTasks, per node
+	d.mu.Unlock()
 
 	var (
 		lc      auth.LaunchCred
@@ -90,10 +94,7 @@ func (d *Daemon) handleLaunchTasksMany(_ context.Context, req *wire.Request) (an
 			fail(i, wire.Errorf(errnoInvalidCredential, "Invalid job credential"))
 			continue
 		}
-		d.mu.Lock()
-		_, killed := d.wasKilled(n.NodeName, c.JobID, 0, now) // as handleLaunchTasks
-		d.mu.Unlock()
-		if killed {
+		if k, ok := killedOn[n.NodeName]; ok && now.Sub(k.at) <= killedMemory {
 			fail(i, wire.Errorf(errnoKillJobComplete, "Job already completed"))
 			continue
 		}
